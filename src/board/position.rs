@@ -1,0 +1,624 @@
+//! The position: board, hands and game state, with make/unmake.
+//!
+//! Every change to a square goes through [`Position::set_square`], which updates the
+//! square sets and the Zobrist key and logs the old contents; unmake replays the log
+//! backwards. That one mechanism covers castling, en passant, promotions, drops,
+//! gating, locust captures and atomic blasts alike.
+
+use super::zobrist::KEYS;
+use super::{Color, Piece, Square, SquareSet};
+use crate::movegen::{Move, MoveKind, Ruleset};
+use crate::variant::{PieceType, Variant, MAX_PIECE_TYPES};
+use std::sync::Arc;
+
+/// No square.
+pub const NO_SQUARE: u8 = 255;
+
+/// State that make/unmake saves and restores wholesale.
+#[derive(Clone, Debug)]
+pub struct StateInfo {
+    pub key: u64,
+    pub hand: [[u8; MAX_PIECE_TYPES]; 2],
+    /// Per side: the rook squares that still have castling rights.
+    pub castling: [SquareSet; 2],
+    /// The square of each side's castling king, or NO_SQUARE.
+    pub castling_king: [u8; 2],
+    /// Squares a piece just passed with a double (or longer) step.
+    pub ep_squares: SquareSet,
+    /// The piece that can be taken en passant.
+    pub ep_victim: u8,
+    /// Per side, seirawan gating rights: squares whose pieces have not moved yet.
+    pub gates: [SquareSet; 2],
+    pub rule50: u32,
+    pub plies_from_null: u32,
+    /// Check counting: checks each side still has to give.
+    pub checks_remaining: [u8; 2],
+    /// True when the side to move is in check (royal attacked).
+    pub in_check: bool,
+    /// The move that led here.
+    pub last_move: Move,
+    /// The piece captured by that move on its destination (or en passant), if any.
+    pub captured: Piece,
+    /// Index into the change log where that move's changes begin.
+    change_start: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Change {
+    sq: Square,
+    piece: Piece,
+    promoted: u8,
+}
+
+#[derive(Clone)]
+pub struct Position {
+    rules: Arc<Ruleset>,
+    board: [Piece; 256],
+    /// 0 = not promoted; k = promoted, demotes to type k-1; PROMOTED_UNKNOWN = promoted
+    /// with unknown original (FEN `~`), demotes to the main promotion pawn type.
+    promoted: [u8; 256],
+    by_color: [SquareSet; 2],
+    by_type: [[SquareSet; MAX_PIECE_TYPES]; 2],
+    side: Color,
+    st: StateInfo,
+    history: Vec<StateInfo>,
+    changes: Vec<Change>,
+    /// Plies since the start of the game (for move numbers).
+    game_ply: u32,
+}
+
+pub const PROMOTED_UNKNOWN: u8 = 255;
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.fen())
+    }
+}
+
+impl Position {
+    /// An empty board of the variant, White to move. Used by the FEN reader.
+    pub(crate) fn empty(rules: &Arc<Ruleset>) -> Position {
+        Position {
+            rules: rules.clone(),
+            board: [Piece::NONE; 256],
+            promoted: [0; 256],
+            by_color: [SquareSet::EMPTY; 2],
+            by_type: [[SquareSet::EMPTY; MAX_PIECE_TYPES]; 2],
+            side: Color::White,
+            st: StateInfo {
+                key: 0,
+                hand: [[0; MAX_PIECE_TYPES]; 2],
+                castling: [SquareSet::EMPTY; 2],
+                castling_king: [NO_SQUARE; 2],
+                ep_squares: SquareSet::EMPTY,
+                ep_victim: NO_SQUARE,
+                gates: [SquareSet::EMPTY; 2],
+                rule50: 0,
+                plies_from_null: 0,
+                checks_remaining: [0; 2],
+                in_check: false,
+                last_move: Move::NONE,
+                captured: Piece::NONE,
+                change_start: 0,
+            },
+            history: Vec::with_capacity(256),
+            changes: Vec::with_capacity(1024),
+            game_ply: 0,
+        }
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    #[inline]
+    pub fn rules(&self) -> &Arc<Ruleset> {
+        &self.rules
+    }
+    #[inline]
+    pub fn variant(&self) -> &Variant {
+        &self.rules.variant
+    }
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Piece {
+        self.board[sq as usize]
+    }
+    /// The type a promoted piece on `sq` turns back into, if it is promoted.
+    #[inline]
+    pub fn promoted_from(&self, sq: Square) -> Option<PieceType> {
+        match self.promoted[sq as usize] {
+            0 => None,
+            PROMOTED_UNKNOWN => self.variant().main_promotion_pawn_type[self.board[sq as usize].color() as usize]
+                .or(Some(self.board[sq as usize].kind())),
+            k => Some(k - 1),
+        }
+    }
+    #[inline]
+    pub fn is_promoted(&self, sq: Square) -> bool {
+        self.promoted[sq as usize] != 0
+    }
+    #[inline]
+    pub fn raw_promoted(&self, sq: Square) -> u8 {
+        self.promoted[sq as usize]
+    }
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    #[inline]
+    pub fn pieces(&self, c: Color) -> SquareSet {
+        self.by_color[c as usize]
+    }
+    #[inline]
+    pub fn occupied(&self) -> SquareSet {
+        self.by_color[0] | self.by_color[1]
+    }
+    #[inline]
+    pub fn pieces_of(&self, c: Color, t: PieceType) -> SquareSet {
+        self.by_type[c as usize][t as usize]
+    }
+    #[inline]
+    pub fn count(&self, c: Color, t: PieceType) -> u32 {
+        self.by_type[c as usize][t as usize].count()
+    }
+    #[inline]
+    pub fn hand(&self, c: Color, t: PieceType) -> u8 {
+        self.st.hand[c as usize][t as usize]
+    }
+    pub fn hand_total(&self, c: Color) -> u32 {
+        self.st.hand[c as usize].iter().map(|&x| x as u32).sum()
+    }
+    #[inline]
+    pub fn state(&self) -> &StateInfo {
+        &self.st
+    }
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.st.key
+    }
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.st.in_check
+    }
+    #[inline]
+    pub fn game_ply(&self) -> u32 {
+        self.game_ply
+    }
+    /// Earlier states, oldest first (for repetition detection).
+    pub fn history(&self) -> &[StateInfo] {
+        &self.history
+    }
+    /// Plies made since this position object was set up.
+    pub fn ply_count(&self) -> usize {
+        self.history.len()
+    }
+    /// Squares of the royal pieces of `c`.
+    pub fn royals(&self, c: Color) -> SquareSet {
+        let mut s = SquareSet::EMPTY;
+        let mut r = self.rules.royal_types;
+        while r != 0 {
+            let t = r.trailing_zeros() as usize;
+            r &= r - 1;
+            s |= self.by_type[c as usize][t];
+        }
+        s
+    }
+
+    // ------------------------------------------------------------------ setup helpers
+
+    pub(crate) fn set_side(&mut self, c: Color) {
+        if c != self.side {
+            self.st.key ^= KEYS.side;
+        }
+        self.side = c;
+    }
+    pub(crate) fn set_game_ply(&mut self, ply: u32) {
+        self.game_ply = ply;
+    }
+    pub(crate) fn state_mut(&mut self) -> &mut StateInfo {
+        &mut self.st
+    }
+    pub(crate) fn put(&mut self, sq: Square, p: Piece, promoted: u8) {
+        self.set_square(sq, p, promoted);
+        self.changes.clear();
+    }
+    pub(crate) fn add_to_hand(&mut self, c: Color, t: PieceType, n: i32) {
+        let cur = self.st.hand[c as usize][t as usize] as i32;
+        let new = (cur + n).clamp(0, 255);
+        self.st.key ^= KEYS.hand_key(c as usize, t as usize, cur as usize)
+            ^ KEYS.hand_key(c as usize, t as usize, new as usize);
+        self.st.hand[c as usize][t as usize] = new as u8;
+    }
+    pub(crate) fn toggle_castling(&mut self, c: Color, sq: Square) {
+        self.st.castling[c as usize].toggle(sq);
+        self.st.key ^= KEYS.castling[c as usize][sq as usize];
+    }
+    pub(crate) fn toggle_ep(&mut self, sq: Square) {
+        self.st.ep_squares.toggle(sq);
+        self.st.key ^= KEYS.en_passant[sq as usize];
+    }
+    pub(crate) fn toggle_gate(&mut self, c: Color, sq: Square) {
+        self.st.gates[c as usize].toggle(sq);
+        self.st.key ^= KEYS.gates[c as usize][sq as usize];
+    }
+    pub(crate) fn set_checks_remaining(&mut self, c: Color, n: u8) {
+        let n = n.min(31);
+        let i = c as usize;
+        self.st.key ^= KEYS.checks[i][self.st.checks_remaining[i] as usize] ^ KEYS.checks[i][n as usize];
+        self.st.checks_remaining[i] = n;
+    }
+    pub(crate) fn finish_setup(&mut self) {
+        self.st.in_check = self.rules.in_check(self);
+        self.history.clear();
+        self.changes.clear();
+        self.st.change_start = 0;
+    }
+
+    /// The key computed from scratch (for tests of the incremental key).
+    pub fn compute_key(&self) -> u64 {
+        let mut k = 0u64;
+        for c in Color::BOTH {
+            for sq in self.by_color[c as usize].iter() {
+                k ^= KEYS.psq[self.board[sq as usize].index()][sq as usize];
+            }
+            for t in 0..self.variant().num_types() {
+                k ^= KEYS.hand_key(c as usize, t, self.st.hand[c as usize][t] as usize);
+            }
+            k ^= KEYS.checks[c as usize][self.st.checks_remaining[c as usize] as usize];
+        }
+        for c in 0..2 {
+            for sq in self.st.castling[c].iter() {
+                k ^= KEYS.castling[c][sq as usize];
+            }
+            for sq in self.st.gates[c].iter() {
+                k ^= KEYS.gates[c][sq as usize];
+            }
+        }
+        for sq in self.st.ep_squares.iter() {
+            k ^= KEYS.en_passant[sq as usize];
+        }
+        if self.side == Color::Black {
+            k ^= KEYS.side;
+        }
+        k
+    }
+
+    // ------------------------------------------------------------------ make / unmake
+
+    /// Change a square, keeping sets and key in step and logging the old contents.
+    #[inline]
+    fn set_square(&mut self, sq: Square, p: Piece, promoted: u8) {
+        let i = sq as usize;
+        let old = self.board[i];
+        self.changes.push(Change {
+            sq,
+            piece: old,
+            promoted: self.promoted[i],
+        });
+        if old.is_some() {
+            self.by_color[old.color() as usize].remove(sq);
+            self.by_type[old.color() as usize][old.kind() as usize].remove(sq);
+            self.st.key ^= KEYS.psq[old.index()][i];
+        }
+        if p.is_some() {
+            self.by_color[p.color() as usize].insert(sq);
+            self.by_type[p.color() as usize][p.kind() as usize].insert(sq);
+            self.st.key ^= KEYS.psq[p.index()][i];
+        }
+        self.board[i] = p;
+        self.promoted[i] = promoted;
+    }
+
+    /// Restore a square without touching the key (the key comes back with the state).
+    #[inline]
+    fn restore_square(&mut self, c: Change) {
+        let i = c.sq as usize;
+        let cur = self.board[i];
+        if cur.is_some() {
+            self.by_color[cur.color() as usize].remove(c.sq);
+            self.by_type[cur.color() as usize][cur.kind() as usize].remove(c.sq);
+        }
+        if c.piece.is_some() {
+            self.by_color[c.piece.color() as usize].insert(c.sq);
+            self.by_type[c.piece.color() as usize][c.piece.kind() as usize].insert(c.sq);
+        }
+        self.board[i] = c.piece;
+        self.promoted[i] = c.promoted;
+    }
+
+    /// Remove a captured (or exploded) piece; it goes to the capturer's hand when the
+    /// variant says so, demoted unless drop loop is on.
+    fn capture_at(&mut self, sq: Square, capturer: Color) {
+        let victim = self.board[sq as usize];
+        if victim.is_none() {
+            return;
+        }
+        let v = &self.rules.variant;
+        if v.captures_to_hand {
+            let kind = if self.promoted[sq as usize] != 0 && !v.drop_loop {
+                self.promoted_from(sq).unwrap_or(victim.kind())
+            } else {
+                victim.kind()
+            };
+            self.add_to_hand(capturer, kind, 1);
+        }
+        self.set_square(sq, Piece::NONE, 0);
+        self.clear_rights_at(sq);
+    }
+
+    /// A piece left or was removed from `sq`: castling rights tied to it go.
+    #[inline]
+    fn clear_rights_at(&mut self, sq: Square) {
+        for c in Color::BOTH {
+            if self.st.castling[c as usize].contains(sq) {
+                self.toggle_castling(c, sq);
+            }
+            if self.st.castling_king[c as usize] == sq && !self.st.castling[c as usize].is_empty() {
+                for r in self.st.castling[c as usize].iter() {
+                    self.toggle_castling(c, r);
+                }
+            }
+        }
+    }
+
+    /// Play a move (assumed pseudo-legal). Legality is the caller's business.
+    pub fn make(&mut self, m: Move) {
+        self.history.push(self.st.clone());
+        let us = self.side;
+        let them = us.flip();
+        let rules = self.rules.clone();
+        let v = &rules.variant;
+        let st = &mut self.st;
+        st.change_start = self.changes.len() as u32;
+        st.key ^= KEYS.side;
+        st.rule50 += 1;
+        st.plies_from_null += 1;
+        st.last_move = m;
+        st.captured = Piece::NONE;
+        // En passant squares last one ply.
+        if !self.st.ep_squares.is_empty() {
+            for sq in self.st.ep_squares.iter() {
+                self.st.key ^= KEYS.en_passant[sq as usize];
+            }
+            self.st.ep_squares = SquareSet::EMPTY;
+        }
+        self.st.ep_victim = NO_SQUARE;
+
+        let from = m.from();
+        let to = m.to();
+        let mut captured_any = false;
+        let mut blast_center: Option<Square> = None;
+        match m.kind() {
+            MoveKind::Drop => {
+                let t = m.piece();
+                self.add_to_hand(us, t, -1);
+                let (placed, promoted) = match (m.is_promoted_drop(), v.promoted_piece_type[t as usize]) {
+                    (true, Some(p)) => (p, t + 1),
+                    _ => (t, 0),
+                };
+                self.set_square(to, Piece::new(us, placed), promoted);
+                self.st.rule50 = 0;
+                if v.castling_dropped_piece {
+                    self.castling_after_drop(us, to, placed);
+                }
+            }
+            MoveKind::Pass => {}
+            MoveKind::Castling => {
+                let (kto, rto) = rules.castling_destinations(us, from, to);
+                let king = self.board[from as usize];
+                let rook = self.board[to as usize];
+                self.clear_rights_at(from);
+                self.clear_rights_at(to);
+                self.set_square(from, Piece::NONE, 0);
+                self.set_square(to, Piece::NONE, 0);
+                self.set_square(kto, king, 0);
+                self.set_square(rto, rook, 0);
+                if v.opposite_castling {
+                    let kingside = to > from;
+                    let k = self.st.castling_king[them as usize];
+                    for r in self.st.castling[them as usize].iter() {
+                        if k != NO_SQUARE && (r > k) == kingside {
+                            self.toggle_castling(them, r);
+                        }
+                    }
+                }
+            }
+            _ => {
+                let mover = self.board[from as usize];
+                let mover_promoted = self.promoted[from as usize];
+                // Locust captures on the way.
+                for (sq, captured) in m.extras() {
+                    if captured {
+                        let victim = self.board[sq as usize];
+                        if self.st.captured.is_none() {
+                            self.st.captured = victim;
+                        }
+                        self.capture_at(sq, us);
+                        captured_any = true;
+                    }
+                }
+                self.clear_rights_at(from);
+                self.set_square(from, Piece::NONE, 0);
+                let target = self.board[to as usize];
+                if target.is_some() {
+                    self.st.captured = target;
+                    self.capture_at(to, us);
+                    captured_any = true;
+                    blast_center = Some(to);
+                }
+                if m.kind() == MoveKind::EnPassant {
+                    let victim_sq = self.history.last().map(|s| s.ep_victim).unwrap_or(NO_SQUARE);
+                    let victim_sq = if victim_sq == NO_SQUARE {
+                        rules.ep_victim_fallback(self, to)
+                    } else {
+                        victim_sq
+                    };
+                    if victim_sq != NO_SQUARE {
+                        self.st.captured = self.board[victim_sq as usize];
+                        self.capture_at(victim_sq, us);
+                        captured_any = true;
+                        blast_center = Some(to);
+                    }
+                }
+                self.clear_rights_at(to);
+                let (placed, promoted) = match m.kind() {
+                    MoveKind::Promotion => (Piece::new(us, m.piece()), PROMOTED_UNKNOWN),
+                    MoveKind::PiecePromotion => match v.promoted_piece_type[mover.kind() as usize] {
+                        Some(p) => (Piece::new(us, p), mover.kind() + 1),
+                        None => (mover, mover_promoted),
+                    },
+                    _ => (mover, mover_promoted),
+                };
+                self.set_square(to, placed, promoted);
+                if captured_any
+                    || matches!(m.kind(), MoveKind::Promotion)
+                    || (m.kind() == MoveKind::PiecePromotion)
+                    || (v.n_move_rule_types[us as usize] & 1 << mover.kind() != 0 && !rules.is_reversible(us, mover.kind(), to, from))
+                {
+                    self.st.rule50 = 0;
+                }
+                if m.kind() != MoveKind::Promotion && m.kind() != MoveKind::PiecePromotion {
+                    rules.set_ep_after_move(self, us, mover.kind(), from, to);
+                }
+            }
+        }
+        if captured_any {
+            self.st.rule50 = 0;
+        }
+        // Gating: a piece from the hand appears on the vacated square.
+        if let Some(g) = m.gate() {
+            let sq = if m.gate_on_rook() { to } else { from };
+            self.add_to_hand(us, g, -1);
+            self.set_square(sq, Piece::new(us, g), 0);
+        }
+        if v.gating {
+            if self.st.gates[us as usize].contains(from) {
+                self.toggle_gate(us, from);
+            }
+            if m.kind() == MoveKind::Castling && self.st.gates[us as usize].contains(to) {
+                self.toggle_gate(us, to);
+            }
+            if m.kind() != MoveKind::Castling && self.st.gates[them as usize].contains(to) {
+                self.toggle_gate(them, to);
+            }
+            if v.seirawan_gating && !v.captures_to_hand && self.hand_total(us) == 0 {
+                for sq in self.st.gates[us as usize].iter() {
+                    self.toggle_gate(us, sq);
+                }
+            }
+        }
+        if let Some(center) = blast_center.filter(|_| v.blast_on_capture) {
+            self.blast(center, us);
+        }
+        if m.kind() == MoveKind::Pass {
+            self.st.plies_from_null = 0;
+        }
+        self.side = them;
+        self.game_ply += 1;
+        let gives_check = rules.in_check(self);
+        if gives_check && v.check_counting {
+            let r = self.st.checks_remaining[us as usize];
+            self.set_checks_remaining(us, r.saturating_sub(1));
+        }
+        self.st.in_check = gives_check;
+    }
+
+    fn blast(&mut self, center: Square, us: Color) {
+        let rules = self.rules.clone();
+        let v = &rules.variant;
+        let pawn = v.type_by_slot("pawn");
+        let g = v.geometry;
+        let mut victims = Vec::with_capacity(9);
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if let Some(sq) = g.offset(center, dx, dy) {
+                    let p = self.board[sq as usize];
+                    if p.is_none() || v.blast_immune_types & 1 << p.kind() != 0 {
+                        continue;
+                    }
+                    if sq != center && Some(p.kind()) == pawn {
+                        continue;
+                    }
+                    victims.push(sq);
+                }
+            }
+        }
+        for sq in victims {
+            self.capture_at(sq, us);
+        }
+    }
+
+    fn castling_after_drop(&mut self, us: Color, to: Square, placed: PieceType) {
+        let rules = self.rules.clone();
+        let v = &rules.variant;
+        let g = v.geometry;
+        let rank = rules.castling_rank(us);
+        if g.rank(to) != rank {
+            return;
+        }
+        let is_king_piece = v.castling_king_piece[us as usize] == Some(placed);
+        if is_king_piece && g.file(to) == v.castling_king_file {
+            self.st.castling_king[us as usize] = to;
+            for f in [0, g.files - 1] {
+                let sq = g.square(f, rank);
+                let p = self.board[sq as usize];
+                if p.is_some()
+                    && p.color() == us
+                    && v.castling_rook_pieces[us as usize] & 1 << p.kind() != 0
+                    && !self.st.castling[us as usize].contains(sq)
+                {
+                    self.toggle_castling(us, sq);
+                }
+            }
+        } else if v.castling_rook_pieces[us as usize] & 1 << placed != 0 && (g.file(to) == 0 || g.file(to) == g.files - 1) {
+            let ksq = g.square(v.castling_king_file, rank);
+            let k = self.board[ksq as usize];
+            if k.is_some() && k.color() == us && v.castling_king_piece[us as usize] == Some(k.kind()) {
+                self.st.castling_king[us as usize] = ksq;
+                if !self.st.castling[us as usize].contains(to) {
+                    self.toggle_castling(us, to);
+                }
+            }
+        }
+    }
+
+    /// Take back the last move made with [`make`](Self::make).
+    pub fn unmake(&mut self) {
+        let start = self.st.change_start as usize;
+        while self.changes.len() > start {
+            let c = self.changes.pop().expect("non-empty");
+            self.restore_square(c);
+        }
+        self.st = self.history.pop().expect("unmake without make");
+        self.side = self.side.flip();
+        self.game_ply -= 1;
+    }
+
+    /// Pass the turn without moving (search null move).
+    pub fn make_null(&mut self) {
+        self.history.push(self.st.clone());
+        self.st.change_start = self.changes.len() as u32;
+        self.st.key ^= KEYS.side;
+        for sq in self.st.ep_squares.iter() {
+            self.st.key ^= KEYS.en_passant[sq as usize];
+        }
+        self.st.ep_squares = SquareSet::EMPTY;
+        self.st.ep_victim = NO_SQUARE;
+        self.st.rule50 += 1;
+        self.st.plies_from_null = 0;
+        self.st.last_move = Move::NONE;
+        self.st.captured = Piece::NONE;
+        self.side = self.side.flip();
+        self.game_ply += 1;
+        self.st.in_check = self.rules.in_check(self);
+    }
+
+    pub fn unmake_null(&mut self) {
+        self.unmake();
+    }
+
+    /// Forget the move history (after a FEN is set, the game starts here).
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+        self.changes.clear();
+        self.st.change_start = 0;
+    }
+}

@@ -1,0 +1,168 @@
+//! Sets of squares on boards of up to 16 x 16: a bitvec bit array of 256 bits.
+//! Hot paths use the word-level operations below; the `bitvec` API is there for
+//! everything else.
+
+use bitvec::prelude::*;
+
+use super::Square;
+
+/// The bit storage: 256 bits, one per square index.
+pub type SquareBits = BitArr!(for 256, in u64, Lsb0);
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SquareSet(pub SquareBits);
+
+impl std::fmt::Debug for SquareSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl SquareSet {
+    pub const EMPTY: SquareSet = SquareSet(BitArray::ZERO);
+
+    #[inline]
+    fn words(&self) -> &[u64; 4] {
+        &self.0.data
+    }
+    #[inline]
+    fn words_mut(&mut self) -> &mut [u64; 4] {
+        &mut self.0.data
+    }
+
+    #[inline]
+    pub fn single(sq: Square) -> SquareSet {
+        let mut s = SquareSet::EMPTY;
+        s.insert(sq);
+        s
+    }
+    #[inline]
+    pub fn contains(&self, sq: Square) -> bool {
+        self.words()[(sq >> 6) as usize] >> (sq & 63) & 1 != 0
+    }
+    #[inline]
+    pub fn insert(&mut self, sq: Square) {
+        self.words_mut()[(sq >> 6) as usize] |= 1u64 << (sq & 63);
+    }
+    #[inline]
+    pub fn remove(&mut self, sq: Square) {
+        self.words_mut()[(sq >> 6) as usize] &= !(1u64 << (sq & 63));
+    }
+    #[inline]
+    pub fn toggle(&mut self, sq: Square) {
+        self.words_mut()[(sq >> 6) as usize] ^= 1u64 << (sq & 63);
+    }
+    #[inline]
+    pub fn set(&mut self, sq: Square, on: bool) {
+        if on {
+            self.insert(sq)
+        } else {
+            self.remove(sq)
+        }
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        let w = self.words();
+        (w[0] | w[1] | w[2] | w[3]) == 0
+    }
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.words().iter().map(|w| w.count_ones()).sum()
+    }
+    /// The lowest square of the set.
+    #[inline]
+    pub fn first(&self) -> Option<Square> {
+        for (i, &w) in self.words().iter().enumerate() {
+            if w != 0 {
+                return Some((i as u32 * 64 + w.trailing_zeros()) as Square);
+            }
+        }
+        None
+    }
+    #[inline]
+    pub fn iter(&self) -> SquareIter {
+        SquareIter {
+            words: *self.words(),
+            index: 0,
+        }
+    }
+    #[inline]
+    pub fn intersects(&self, other: &SquareSet) -> bool {
+        let (a, b) = (self.words(), other.words());
+        (a[0] & b[0]) | (a[1] & b[1]) | (a[2] & b[2]) | (a[3] & b[3]) != 0
+    }
+    #[inline]
+    pub fn and(&self, other: &SquareSet) -> SquareSet {
+        let (a, b) = (self.words(), other.words());
+        SquareSet::from_words([a[0] & b[0], a[1] & b[1], a[2] & b[2], a[3] & b[3]])
+    }
+    #[inline]
+    pub fn or(&self, other: &SquareSet) -> SquareSet {
+        let (a, b) = (self.words(), other.words());
+        SquareSet::from_words([a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]])
+    }
+    #[inline]
+    pub fn minus(&self, other: &SquareSet) -> SquareSet {
+        let (a, b) = (self.words(), other.words());
+        SquareSet::from_words([a[0] & !b[0], a[1] & !b[1], a[2] & !b[2], a[3] & !b[3]])
+    }
+    #[inline]
+    pub fn from_words(w: [u64; 4]) -> SquareSet {
+        SquareSet(BitArray::new(w))
+    }
+}
+
+impl std::ops::BitAnd for SquareSet {
+    type Output = SquareSet;
+    fn bitand(self, rhs: SquareSet) -> SquareSet {
+        self.and(&rhs)
+    }
+}
+impl std::ops::BitOr for SquareSet {
+    type Output = SquareSet;
+    fn bitor(self, rhs: SquareSet) -> SquareSet {
+        self.or(&rhs)
+    }
+}
+impl std::ops::BitOrAssign for SquareSet {
+    fn bitor_assign(&mut self, rhs: SquareSet) {
+        *self = self.or(&rhs)
+    }
+}
+impl std::ops::BitAndAssign for SquareSet {
+    fn bitand_assign(&mut self, rhs: SquareSet) {
+        *self = self.and(&rhs)
+    }
+}
+
+impl FromIterator<Square> for SquareSet {
+    fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Self {
+        let mut s = SquareSet::EMPTY;
+        for sq in iter {
+            s.insert(sq);
+        }
+        s
+    }
+}
+
+/// Iterates the squares of a set in increasing order.
+pub struct SquareIter {
+    words: [u64; 4],
+    index: usize,
+}
+
+impl Iterator for SquareIter {
+    type Item = Square;
+    #[inline]
+    fn next(&mut self) -> Option<Square> {
+        while self.index < 4 {
+            let w = self.words[self.index];
+            if w != 0 {
+                self.words[self.index] = w & (w - 1);
+                return Some((self.index as u32 * 64 + w.trailing_zeros()) as Square);
+            }
+            self.index += 1;
+        }
+        None
+    }
+}

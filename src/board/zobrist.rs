@@ -1,0 +1,72 @@
+//! Zobrist keys, the same for every variant and every run (fixed seed).
+
+use crate::variant::MAX_PIECE_TYPES;
+use std::sync::LazyLock;
+
+/// Hand counts above this share the key of this count.
+pub const MAX_HAND_COUNT: usize = 64;
+
+pub struct Keys {
+    pub psq: Vec<[u64; 256]>,
+    pub hand: Vec<[u64; MAX_HAND_COUNT + 1]>,
+    pub castling: [[u64; 256]; 2],
+    pub en_passant: [u64; 256],
+    pub gates: [[u64; 256]; 2],
+    pub checks: [[u64; 32]; 2],
+    pub side: u64,
+}
+
+impl Keys {
+    #[inline]
+    pub fn hand_key(&self, color: usize, kind: usize, count: usize) -> u64 {
+        self.hand[color * MAX_PIECE_TYPES + kind][count.min(MAX_HAND_COUNT)]
+    }
+}
+
+/// splitmix64: small, well mixed and reproducible.
+fn next(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+pub static KEYS: LazyLock<Keys> = LazyLock::new(|| {
+    let mut s = 0x4D45_4E41_4745_5249; // "MENAGERI"
+    let mut table = || {
+        let mut t = [0u64; 256];
+        for x in t.iter_mut() {
+            *x = next(&mut s);
+        }
+        t
+    };
+    let psq = (0..2 * MAX_PIECE_TYPES).map(|_| table()).collect();
+    let castling = [table(), table()];
+    let en_passant = table();
+    let gates = [table(), table()];
+    let mut hand = Vec::with_capacity(2 * MAX_PIECE_TYPES);
+    for _ in 0..2 * MAX_PIECE_TYPES {
+        let mut h = [0u64; MAX_HAND_COUNT + 1];
+        for x in h.iter_mut().skip(1) {
+            *x = next(&mut s);
+        }
+        hand.push(h);
+    }
+    let mut checks = [[0u64; 32]; 2];
+    for c in checks.iter_mut() {
+        for x in c.iter_mut() {
+            *x = next(&mut s);
+        }
+    }
+    let side = next(&mut s);
+    Keys {
+        psq,
+        hand,
+        castling,
+        en_passant,
+        gates,
+        checks,
+        side,
+    }
+});

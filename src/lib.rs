@@ -1,0 +1,11 @@
+//! Menagerie: a chess-variant engine that plays any variant defined in a text file.
+//!
+//! Data flows one way: variant files → [`variant`] (with pieces parsed by [`xbetza`])
+//! → [`movegen::Ruleset`] (compiled tables) → [`board::Position`] → [`rules`]
+//! (game end) → search and protocols.
+
+pub mod board;
+pub mod movegen;
+pub mod rules;
+pub mod variant;
+pub mod xbetza;

@@ -1,0 +1,148 @@
+//! The `menagerie` command: protocol mode without arguments, or a subcommand.
+
+use clap::{Parser, Subcommand};
+use menagerie::board::{Position, RankNumbering};
+use menagerie::movegen::{notation, perft, perft_divide, Ruleset};
+use menagerie::variant::VariantSet;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "menagerie", version, about = "A chess-variant engine for XBoard and UCI GUIs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree.
+    Perft {
+        depth: u32,
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        #[arg(long)]
+        fen: Option<String>,
+        /// Extra variant files (loaded after the built-in ones).
+        #[arg(long = "variants")]
+        variants: Vec<PathBuf>,
+        /// One line per root move.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Check variant files: one line per variant, errors with file:line.
+    Check { files: Vec<PathBuf> },
+    /// List the loaded variants.
+    Variants {
+        #[arg(long = "variants")]
+        variants: Vec<PathBuf>,
+    },
+}
+
+fn load(files: &[PathBuf]) -> Result<VariantSet, ExitCode> {
+    let mut set = VariantSet::builtin();
+    let mut ok = true;
+    for f in files {
+        let report = set.load_file(f);
+        for e in &report.errors {
+            eprintln!("error: {e}");
+            ok = false;
+        }
+    }
+    if ok {
+        Ok(set)
+    } else {
+        Err(ExitCode::from(1))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            eprintln!("protocol mode is not available yet");
+            ExitCode::from(2)
+        }
+        Some(Command::Perft {
+            depth,
+            variant,
+            fen,
+            variants,
+            divide,
+        }) => {
+            let set = match load(&variants) {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
+            let Some(v) = set.get(&variant) else {
+                eprintln!("error: unknown variant '{variant}'");
+                return ExitCode::from(1);
+            };
+            let rules = Ruleset::new(v);
+            let mut pos = match &fen {
+                Some(f) => match Position::from_fen(&rules, f) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        eprintln!("error: bad FEN: {e}");
+                        return ExitCode::from(1);
+                    }
+                },
+                None => Position::start(&rules),
+            };
+            let start = Instant::now();
+            let nodes = if divide && depth > 0 {
+                let mut total = 0;
+                for (m, n) in perft_divide(&mut pos, depth) {
+                    println!("{}: {}", notation::move_to_string(&pos, m, RankNumbering::FromOne), n);
+                    total += n;
+                }
+                println!();
+                total
+            } else {
+                perft(&mut pos, depth)
+            };
+            let secs = start.elapsed().as_secs_f64();
+            eprintln!("time {:.3} s, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
+            println!("Nodes searched: {nodes}");
+            ExitCode::SUCCESS
+        }
+        Some(Command::Check { files }) => {
+            let mut set = VariantSet::builtin();
+            let mut ok = true;
+            for f in &files {
+                let report = set.load_file(f);
+                for name in &report.loaded {
+                    if let Some(v) = set.get(name) {
+                        println!(
+                            "ok {} {}x{} {} pieces",
+                            name,
+                            v.geometry.files,
+                            v.geometry.ranks,
+                            v.pieces.len()
+                        );
+                    }
+                }
+                for e in &report.errors {
+                    println!("error {e}");
+                    ok = false;
+                }
+            }
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            }
+        }
+        Some(Command::Variants { variants }) => {
+            let set = match load(&variants) {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
+            for v in set.iter() {
+                println!("{} {}x{} {}", v.name, v.geometry.files, v.geometry.ranks, v.source);
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! Legality. The reference test plays the move and asks whether the mover's royal
+//! pieces are safe (plus the variant's move restrictions). A faster test, valid in
+//! most positions of most variants, proves legality without playing the move: a
+//! non-royal move that neither leaves nor enters a square on a line to the royal
+//! piece cannot expose it.
+
+use super::{Move, MoveKind, MoveList, Ruleset};
+use crate::board::{Color, Position, Square, SquareSet};
+use crate::variant::PieceType;
+
+/// Facts about a node, computed once and used for every move of that node.
+#[derive(Clone, Debug, Default)]
+pub struct NodeInfo {
+    /// The fast test may be used at all.
+    fast: bool,
+    /// Moves from these squares need the full test (pinned pieces, screens, lame legs).
+    sensitive_from: SquareSet,
+    /// Moves to these squares need the full test (hopper lines, jump squares).
+    sensitive_to: SquareSet,
+}
+
+impl Ruleset {
+    pub fn node_info(&self, pos: &Position) -> NodeInfo {
+        let mut info = NodeInfo::default();
+        if !self.simple_legality || pos.in_check() {
+            return info;
+        }
+        let us = pos.side_to_move();
+        let them = us.flip();
+        let royals = pos.royals(us);
+        match royals.count() {
+            0 => {
+                info.fast = true;
+                return info;
+            }
+            1 => {}
+            _ => return info,
+        }
+        let king = royals.first().expect("one royal");
+        let t = &self.tables;
+        use super::tables::ProbeKind;
+        for p in t.probes_of(them, king) {
+            let ray = t.ray(p.start, p.len);
+            match p.kind {
+                ProbeKind::Slide => {
+                    let mut blocker: Option<Square> = None;
+                    for &sq in ray {
+                        let pc = pos.piece_at(sq);
+                        if pc.is_none() {
+                            continue;
+                        }
+                        match blocker {
+                            None if pc.color() == us => blocker = Some(sq),
+                            None => break,
+                            Some(b) => {
+                                if pc.color() == them && p.types & 1u64 << pc.kind() != 0 {
+                                    info.sensitive_from.insert(b);
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+                ProbeKind::Hop | ProbeKind::Grasshop => {
+                    for &sq in ray {
+                        info.sensitive_from.insert(sq);
+                        info.sensitive_to.insert(sq);
+                    }
+                }
+                ProbeKind::Leap => {
+                    for &b in t.ray(p.block_start, p.block_len as u16) {
+                        info.sensitive_from.insert(b);
+                        if p.must_jump {
+                            info.sensitive_to.insert(b);
+                        }
+                    }
+                }
+            }
+        }
+        if self.variant.flying_general {
+            let g = self.variant.geometry;
+            for sq in g.file_set(g.file(king)).iter() {
+                info.sensitive_from.insert(sq);
+            }
+        }
+        info.fast = true;
+        info
+    }
+
+    /// Legality using the node's facts: the fast proof when it applies, else the
+    /// full test.
+    #[inline]
+    pub fn is_legal_with(&self, pos: &mut Position, m: Move, info: &NodeInfo) -> bool {
+        if info.fast {
+            let fast = match m.kind() {
+                MoveKind::Normal => !m.has_extra() && m.gate().is_none(),
+                MoveKind::Promotion => m.gate().is_none(),
+                MoveKind::PiecePromotion => true,
+                MoveKind::Drop => true,
+                _ => false,
+            };
+            if fast {
+                let to_ok = !info.sensitive_to.contains(m.to());
+                if m.kind() == MoveKind::Drop {
+                    if to_ok && self.royal_types & 1u64 << m.piece() == 0 {
+                        return true;
+                    }
+                } else {
+                    let mover = pos.piece_at(m.from()).kind();
+                    if to_ok && self.royal_types & 1u64 << mover == 0 && !info.sensitive_from.contains(m.from()) {
+                        return true;
+                    }
+                }
+            }
+        }
+        self.is_legal(pos, m)
+    }
+
+    /// The full legality test of a pseudo-legal move (without the "captures are
+    /// compulsory" rule, which depends on the other moves).
+    pub fn is_legal(&self, pos: &mut Position, m: Move) -> bool {
+        let v = &self.variant;
+        let us = pos.side_to_move();
+        let them = us.flip();
+        match m.kind() {
+            MoveKind::Castling => {
+                let kp = pos.piece_at(m.from());
+                let (kto, rto) = self.castling_destinations(us, m.from(), m.to());
+                if m.gate().is_some() {
+                    let gsq = if m.gate_on_rook() { m.to() } else { m.from() };
+                    if gsq == kto || gsq == rto {
+                        return false;
+                    }
+                }
+                if self.royal_types & 1u64 << kp.kind() != 0 {
+                    let (lo, hi) = if kto < m.from() { (kto, m.from()) } else { (m.from(), kto) };
+                    for s in lo..=hi {
+                        if s != m.from() && self.attacked_by(pos, s, them) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            MoveKind::Pass => {
+                if v.pass_on_stalemate[us as usize] && !v.pass[us as usize] {
+                    if pos.in_check() {
+                        return false;
+                    }
+                    let mut list = MoveList::new();
+                    self.generate_pseudo(pos, &mut list);
+                    for &other in list.iter() {
+                        if other.kind() != MoveKind::Pass && self.is_legal(pos, other) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        if v.must_drop {
+            if let Some(illegal) = self.must_drop_violation(pos, m) {
+                return !illegal;
+            }
+        }
+        if v.drop_opposite_colored_bishop && m.is_drop() && !self.bishops_fit(pos, us, m) {
+            return false;
+        }
+        if v.mutually_immune_types != 0 && m.kind() == MoveKind::Normal {
+            let a = pos.piece_at(m.from());
+            let b = pos.piece_at(m.to());
+            if b.is_some() && a.kind() == b.kind() && v.mutually_immune_types & 1u64 << a.kind() != 0 {
+                return false;
+            }
+        }
+        let before = if self.pseudo_royal {
+            Some(self.pseudo_royal_counts(pos))
+        } else {
+            None
+        };
+        pos.make(m);
+        let mut ok = match before {
+            Some(b) => self.pseudo_royals_safe(pos, us, &b),
+            None => !self.royal_attacked(pos, us),
+        };
+        if ok && (!v.checking || (!v.drop_checks && m.is_drop())) && pos.in_check() {
+            ok = false;
+        }
+        pos.unmake();
+        ok
+    }
+
+    /// Pseudo-royal piece counts per colour and type (before a move).
+    fn pseudo_royal_counts(&self, pos: &Position) -> [[u32; 64]; 2] {
+        let mut c = [[0u32; 64]; 2];
+        let mut ty = self.variant.extinction_piece_types;
+        while ty != 0 {
+            let t = ty.trailing_zeros() as usize;
+            ty &= ty - 1;
+            for color in Color::BOTH {
+                c[color as usize][t] = pos.count(color, t as PieceType);
+            }
+        }
+        c
+    }
+
+    /// The squares of `c`'s pseudo-royal pieces (types with few enough pieces left).
+    pub fn pseudo_royals(&self, pos: &Position, c: Color) -> SquareSet {
+        let limit = self.variant.extinction_piece_count + 1;
+        let mut s = SquareSet::EMPTY;
+        let mut ty = self.variant.extinction_piece_types;
+        while ty != 0 {
+            let t = ty.trailing_zeros() as PieceType;
+            ty &= ty - 1;
+            if pos.count(c, t) <= limit {
+                s |= pos.pieces_of(c, t);
+            }
+        }
+        s
+    }
+
+    /// After `us` moved: are its pseudo-royal pieces all there and safe?
+    fn pseudo_royals_safe(&self, pos: &Position, us: Color, before: &[[u32; 64]; 2]) -> bool {
+        let limit = self.variant.extinction_piece_count + 1;
+        let them = us.flip();
+        let mut ty = self.variant.extinction_piece_types;
+        while ty != 0 {
+            let t = ty.trailing_zeros() as usize;
+            ty &= ty - 1;
+            // Losing one of our own pseudo-royals (e.g. by our own explosion) is illegal.
+            if before[us as usize][t] <= limit && pos.count(us, t as PieceType) < before[us as usize][t] {
+                return false;
+            }
+        }
+        let mut ty = self.variant.extinction_piece_types;
+        while ty != 0 {
+            let t = ty.trailing_zeros() as usize;
+            ty &= ty - 1;
+            // Taking one of theirs ends the game: legal whatever else happens.
+            if before[them as usize][t] <= limit && pos.count(them, t as PieceType) < before[them as usize][t] {
+                return true;
+            }
+        }
+        !self.pseudo_royal_attacked(pos, us)
+    }
+
+    /// Is a pseudo-royal piece of `c` attacked (touching enemy pseudo-royals are
+    /// immune in blast variants)?
+    pub fn pseudo_royal_attacked(&self, pos: &Position, c: Color) -> bool {
+        let ours = self.pseudo_royals(pos, c);
+        let theirs = self.pseudo_royals(pos, c.flip());
+        let g = self.variant.geometry;
+        for sq in ours.iter() {
+            if self.variant.blast_on_capture
+                && theirs.iter().any(|o| {
+                    let (df, dr) = (g.file(o) as i32 - g.file(sq) as i32, g.rank(o) as i32 - g.rank(sq) as i32);
+                    df.abs() <= 1 && dr.abs() <= 1
+                })
+            {
+                continue;
+            }
+            if self.attacked_by(pos, sq, c.flip()) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Placement rule: while pieces of the must-drop type are in hand, only drops.
+    /// Returns Some(true) if `m` is illegal for that reason, Some(false) if legal
+    /// so far, None if the rule does not apply.
+    fn must_drop_violation(&self, pos: &mut Position, m: Move) -> Option<bool> {
+        let v = &self.variant;
+        let us = pos.side_to_move();
+        let in_hand = match v.must_drop_type {
+            Some(t) => pos.hand(us, t) as u32,
+            None => pos.hand_total(us),
+        };
+        if in_hand == 0 {
+            return None;
+        }
+        if m.is_drop() {
+            if let Some(t) = v.must_drop_type {
+                if t != m.piece() {
+                    return Some(true);
+                }
+            }
+            return None;
+        }
+        // A non-drop is illegal if some drop is legal.
+        let mut list = MoveList::new();
+        self.generate_pseudo(pos, &mut list);
+        for &d in list.iter().filter(|d| d.is_drop()) {
+            if self.is_legal(pos, d) {
+                return Some(true);
+            }
+        }
+        None
+    }
+
+    /// Placement chess: dropped bishops must end up on squares of both colours.
+    fn bishops_fit(&self, pos: &Position, us: Color, m: Move) -> bool {
+        let Some(bishop) = self.variant.type_by_slot("bishop") else {
+            return true;
+        };
+        let g = self.variant.geometry;
+        let dark = |s: Square| (g.file(s) + g.rank(s)) % 2 == 0;
+        let region = self.variant.drop_region[us as usize];
+        let on_board = pos.pieces_of(us, bishop);
+        let total = on_board.count() + pos.hand(us, bishop) as u32;
+        let to = m.to();
+        if m.piece() != bishop {
+            let remaining = region.minus(&pos.occupied()).minus(&SquareSet::single(to));
+            let avail = on_board | remaining;
+            let d = avail.iter().filter(|&s| dark(s)).count() as u32;
+            let l = avail.iter().filter(|&s| !dark(s)).count() as u32;
+            d >= total / 2 && l >= total / 2
+        } else {
+            let same = on_board.iter().filter(|&s| dark(s) == dark(to)).count() as u32;
+            same < total.div_ceil(2)
+        }
+    }
+
+    /// All legal moves. Empty when the game is already decided by a variant rule.
+    pub fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
+        list.clear();
+        if crate::rules::immediate_result(pos).is_some() {
+            return;
+        }
+        self.generate_pseudo(pos, list);
+        let info = self.node_info(pos);
+        let mut i = 0;
+        while i < list.moves.len() {
+            let m = list.moves[i];
+            if self.is_legal_with(pos, m, &info) {
+                i += 1;
+            } else {
+                list.moves.swap_remove(i);
+            }
+        }
+        if self.variant.must_capture && list.iter().any(|&m| self.is_capture(pos, m)) {
+            list.moves.retain(|&m| self.is_capture(pos, m));
+        }
+    }
+
+    /// Does the move capture (on its destination, en passant, or on the way)?
+    #[inline]
+    pub fn is_capture(&self, pos: &Position, m: Move) -> bool {
+        match m.kind() {
+            MoveKind::EnPassant => true,
+            MoveKind::Castling | MoveKind::Drop | MoveKind::Pass => false,
+            _ => pos.piece_at(m.to()).is_some() && m.to() != m.from() || m.extras().any(|(_, c)| c),
+        }
+    }
+}

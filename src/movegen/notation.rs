@@ -1,0 +1,139 @@
+//! Moves as text: coordinate notation as Fairy-Stockfish's UCI mode writes it
+//! (`e2e4`, `e7e8q`, `P@e4`, `+` for shogi promotion, gating letter appended) and
+//! XBoard's (ranks from 0 on 10-rank boards, `=` for a declined promotion,
+//! multi-leg moves as `f6f7,f7f8`).
+
+use super::{Move, MoveKind, MoveList};
+use crate::board::{Position, RankNumbering};
+
+/// Write a legal move of `pos`.
+pub fn move_to_string(pos: &Position, m: Move, numbering: RankNumbering) -> String {
+    let v = pos.variant();
+    let g = v.geometry;
+    let sq = |s| g.name(s, numbering);
+    let lower = |t: u8| v.pieces[t as usize].letter.to_ascii_lowercase();
+    let mut out = String::new();
+    match m.kind() {
+        MoveKind::Drop => {
+            if m.is_promoted_drop() {
+                out.push('+');
+            }
+            out.push(v.pieces[m.piece() as usize].letter);
+            out.push('@');
+            out.push_str(&sq(m.to()));
+            return out;
+        }
+        MoveKind::Pass if numbering == RankNumbering::XBoard => return "@@@@".to_string(),
+        MoveKind::Castling => {
+            let (kto, _) = pos.rules().castling_destinations(pos.side_to_move(), m.from(), m.to());
+            let ambiguous = kto == m.to() || {
+                // A normal king move to the same square would read the same.
+                let mut list = MoveList::new();
+                pos.rules().generate_pseudo(pos, &mut list);
+                list.iter().any(|x| x.kind() == MoveKind::Normal && x.from() == m.from() && x.to() == kto)
+            };
+            let to = if v.chess960 || ambiguous { m.to() } else { kto };
+            out.push_str(&sq(m.from()));
+            out.push_str(&sq(to));
+            if let Some(gt) = m.gate() {
+                out.push(lower(gt));
+                if m.gate_on_rook() {
+                    out.push_str(&sq(m.to()));
+                }
+            }
+            return out;
+        }
+        _ => {}
+    }
+    // Legs of a multi-leg move.
+    let mut cur = m.from();
+    for mid in m.extra_squares() {
+        out.push_str(&sq(cur));
+        out.push_str(&sq(mid));
+        out.push(',');
+        cur = mid;
+    }
+    out.push_str(&sq(cur));
+    out.push_str(&sq(m.to()));
+    match m.kind() {
+        MoveKind::Promotion => out.push(lower(m.piece())),
+        MoveKind::PiecePromotion => out.push('+'),
+        _ => {
+            if let Some(gt) = m.gate() {
+                out.push(lower(gt));
+            }
+        }
+    }
+    out
+}
+
+/// Could this move have promoted but did not (XBoard writes such moves with `=`)?
+fn declined_promotion(pos: &Position, m: Move, legal: &MoveList) -> bool {
+    m.kind() == MoveKind::Normal
+        && legal
+            .iter()
+            .any(|x| x.kind() == MoveKind::PiecePromotion && x.from() == m.from() && x.to() == m.to())
+}
+
+/// Find the legal move written `text` (either notation is accepted for castling and
+/// promotions; `=` may mark a declined promotion).
+pub fn parse_move(pos: &mut Position, text: &str, numbering: RankNumbering) -> Result<Move, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("empty move".into());
+    }
+    let rules = pos.rules().clone();
+    let mut legal = MoveList::new();
+    rules.generate_legal(pos, &mut legal);
+    let wanted = text.trim_end_matches(',');
+    let (base, declined) = match wanted.strip_suffix('=') {
+        Some(b) => (b, true),
+        None => (wanted, false),
+    };
+    let mut found = None;
+    for &m in legal.iter() {
+        let s = move_to_string(pos, m, numbering);
+        let matches = s == base
+            || s.eq_ignore_ascii_case(base) && m.kind() == MoveKind::Promotion
+            || (m.kind() == MoveKind::Castling && castling_alternative(pos, m, numbering) == base)
+            || (m.kind() == MoveKind::Pass && (base == "@@@@" || base == "0000"));
+        if matches {
+            if declined && !declined_promotion(pos, m, &legal) && m.kind() != MoveKind::Normal {
+                continue;
+            }
+            found = Some(m);
+            break;
+        }
+    }
+    match found {
+        Some(m) => Ok(m),
+        None => {
+            // Tell apart unparsable text from an illegal move.
+            let g = pos.variant().geometry;
+            let looks_like_move = base.contains('@')
+                || g.parse_square_prefix(base, numbering)
+                    .is_some_and(|(_, n)| g.parse_square_prefix(&base[n..], numbering).is_some());
+            if looks_like_move {
+                Err("illegal move".into())
+            } else {
+                Err("unrecognized move".into())
+            }
+        }
+    }
+}
+
+/// The other spelling of a castling move: king takes rook, or king to destination.
+fn castling_alternative(pos: &Position, m: Move, numbering: RankNumbering) -> String {
+    let g = pos.variant().geometry;
+    let (kto, _) = pos.rules().castling_destinations(pos.side_to_move(), m.from(), m.to());
+    let printed = move_to_string(pos, m, numbering);
+    let king_takes_rook = format!("{}{}", g.name(m.from(), numbering), g.name(m.to(), numbering));
+    let to_dest = format!("{}{}", g.name(m.from(), numbering), g.name(kto, numbering));
+    let suffix_start = king_takes_rook.len().min(printed.len());
+    let suffix = &printed[suffix_start..];
+    if printed.starts_with(&king_takes_rook) && kto != m.to() {
+        format!("{to_dest}{suffix}")
+    } else {
+        format!("{king_takes_rook}{suffix}")
+    }
+}

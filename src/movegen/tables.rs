@@ -1,0 +1,655 @@
+//! The compile step: XBetza rules → per-square step tables for one variant's board,
+//! and reverse "attack probes" for fast attack tests.
+
+use crate::board::{Color, Geometry, Square, SquareSet};
+use crate::variant::{PieceType, TypeSet, Variant};
+use crate::xbetza::{self, AtomShape, Component, Dialect, Mode, Range};
+
+pub const M_MOVE: u8 = 1;
+pub const M_CAPTURE: u8 = 2;
+pub const M_DESTROY: u8 = 4;
+pub const M_EP: u8 = 8;
+pub const M_TAME: u8 = 16;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    /// One target square, optionally with squares that must be empty (lame) or
+    /// occupied (must jump).
+    Leap,
+    /// Targets along a ray, stopping at the first occupied square.
+    Slide,
+    /// Targets along a ray after exactly one occupied square (the screen).
+    Hop,
+    /// A multi-leg component, interpreted at run time.
+    Multi,
+}
+
+/// One compiled move pattern of a piece standing on one square.
+#[derive(Clone, Copy, Debug)]
+pub struct Step {
+    pub kind: StepKind,
+    pub mode: u8,
+    /// Target squares (ray in order) in `Tables::squares[start..start+len]`.
+    pub start: u32,
+    pub len: u16,
+    /// Lame squares (must be empty) or, with `must_jump`, the square to jump over.
+    pub block_start: u32,
+    pub block_len: u8,
+    pub must_jump: bool,
+    /// Hop: how many squares after the screen may be reached (0 = any).
+    pub hop_after: u8,
+    /// Multi: index into `Tables::multi`.
+    pub multi: u16,
+}
+
+/// A multi-leg component for one colour: interpreted by the generator.
+#[derive(Clone, Debug)]
+pub struct MultiPattern {
+    pub component: Component,
+    /// +1 for White, -1 for Black (directions are turned by 180°).
+    pub sign: i32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProbeKind {
+    Leap,
+    Slide,
+    Hop,
+    Grasshop,
+}
+
+/// Seen from a target square: where an attacker of some types could stand.
+#[derive(Clone, Copy, Debug)]
+pub struct Probe {
+    pub kind: ProbeKind,
+    pub types: TypeSet,
+    /// Ray outward from the target (Leap: one square, the attacker's).
+    pub start: u32,
+    pub len: u16,
+    pub block_start: u32,
+    pub block_len: u8,
+    pub must_jump: bool,
+    /// Index+1 into `Tables::regions` the attacker must stand in (0 = anywhere).
+    pub from_region: u16,
+}
+
+pub struct Tables {
+    pub geometry: Geometry,
+    pub num_types: usize,
+    /// (start, len) into `steps`, indexed by `(color * num_types + type) * 256 + square`.
+    step_index: Vec<(u32, u32)>,
+    pub steps: Vec<Step>,
+    pub squares: Vec<Square>,
+    pub multi: Vec<MultiPattern>,
+    /// (start, len) into `probes`, indexed by `attacker_color * 256 + target`.
+    probe_index: Vec<(u32, u32)>,
+    pub probes: Vec<Probe>,
+    pub regions: Vec<SquareSet>,
+    /// Types whose captures the probes cannot describe: attacks are found by
+    /// generating their moves.
+    pub complex_attackers: [TypeSet; 2],
+    /// Squares from which a piece has no move at all on an empty board.
+    pub immobile: [Vec<SquareSet>; 2],
+    /// True when some attacker hops (screens matter for check).
+    pub has_hoppers: bool,
+    /// True when some attacker is lame (a blocking square matters for check).
+    pub has_lame: bool,
+}
+
+impl Tables {
+    #[inline]
+    pub fn steps_of(&self, color: Color, kind: PieceType, sq: Square) -> &[Step] {
+        let (s, l) = self.step_index[(color as usize * self.num_types + kind as usize) * 256 + sq as usize];
+        &self.steps[s as usize..(s + l) as usize]
+    }
+    #[inline]
+    pub fn probes_of(&self, attacker: Color, target: Square) -> &[Probe] {
+        let (s, l) = self.probe_index[attacker as usize * 256 + target as usize];
+        &self.probes[s as usize..(s + l) as usize]
+    }
+    #[inline]
+    pub fn ray(&self, start: u32, len: u16) -> &[Square] {
+        &self.squares[start as usize..start as usize + len as usize]
+    }
+}
+
+/// A component together with where it applies (the origin square must be in the
+/// region for the colour; `None` = everywhere).
+struct Gated {
+    component: Component,
+    region: Option<[SquareSet; 2]>,
+}
+
+/// The components of a piece type including rule-given extras: the pawn's double and
+/// triple steps, the soldier's sideways step after the river, and FSF's initial moves.
+fn gated_components(v: &Variant, t: PieceType) -> Vec<Gated> {
+    let def = &v.pieces[t as usize];
+    let parse = |s: &str| {
+        xbetza::parse(s, Dialect::FairyStockfish)
+            .expect("built-in XBetza parses")
+            .components
+    };
+    let mut out = Vec::new();
+    let default_soldier = def.slot == "soldier" && def.betza == "fsW";
+    if default_soldier {
+        // Sideways only from the soldier-promotion rank on (relative, 1-based).
+        let g = v.geometry;
+        let spr = v.soldier_promotion_rank.max(1) - 1;
+        let region = |white: bool| -> SquareSet {
+            g.squares().filter(|&s| g.relative_rank(s, white) >= spr).collect()
+        };
+        for c in parse("fW") {
+            out.push(Gated {
+                component: c,
+                region: None,
+            });
+        }
+        for c in parse("sW") {
+            out.push(Gated {
+                component: c,
+                region: Some([region(true), region(false)]),
+            });
+        }
+        return out;
+    }
+    for c in &def.moves.components {
+        let region = c.initial.then_some(v.double_step_region);
+        out.push(Gated {
+            component: c.clone(),
+            region,
+        });
+    }
+    if def.is_pawn_slot() {
+        if v.double_step {
+            for c in parse("fmnD") {
+                out.push(Gated {
+                    component: c,
+                    region: Some(v.double_step_region),
+                });
+            }
+        }
+        if !v.triple_step_region[0].is_empty() || !v.triple_step_region[1].is_empty() {
+            for c in parse("fmnH") {
+                out.push(Gated {
+                    component: c,
+                    region: Some(v.triple_step_region),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn mode_bits(m: Mode) -> u8 {
+    let mut b = 0;
+    if m.contains(Mode::MOVE) {
+        b |= M_MOVE;
+    }
+    if m.contains(Mode::CAPTURE) {
+        b |= M_CAPTURE;
+    }
+    if m.contains(Mode::DESTROY) {
+        b |= M_DESTROY;
+    }
+    if m.contains(Mode::EN_PASSANT) {
+        b |= M_EP;
+    }
+    if m.contains(Mode::TAME) {
+        b |= M_TAME;
+    }
+    b
+}
+
+/// Intermediate offsets that must be empty for a lame leap of (dx, dy).
+/// `full`: every square of the stepped path (Fairy-Stockfish); otherwise the single
+/// square XBoard tests (halfway, rounding towards the start / the first step).
+pub fn lame_path(dx: i32, dy: i32, full: bool) -> Vec<(i32, i32)> {
+    let (ax, ay) = (dx.abs(), dy.abs());
+    if ax.max(ay) <= 1 {
+        return Vec::new();
+    }
+    let (sx, sy) = (dx.signum(), dy.signum());
+    let mut path = Vec::new();
+    let (mut x, mut y) = (0, 0);
+    while (x, y) != (dx, dy) {
+        let (rx, ry) = ((dx - x).abs(), (dy - y).abs());
+        if rx > ry {
+            x += sx;
+        } else if ry > rx {
+            y += sy;
+        } else {
+            x += sx;
+            y += sy;
+        }
+        if (x, y) != (dx, dy) {
+            path.push((x, y));
+        }
+    }
+    if full {
+        path
+    } else {
+        // XBoard: for D, N, A the halfway square; for longer leaps the first step.
+        path.into_iter().take(1).collect()
+    }
+}
+
+struct Builder<'a> {
+    g: Geometry,
+    t: Tables,
+    v: &'a Variant,
+}
+
+impl<'a> Builder<'a> {
+    fn push_squares(&mut self, sqs: &[Square]) -> u32 {
+        let start = self.t.squares.len() as u32;
+        self.t.squares.extend_from_slice(sqs);
+        start
+    }
+
+    fn region_id(&mut self, r: SquareSet) -> u16 {
+        if let Some(i) = self.t.regions.iter().position(|x| *x == r) {
+            return i as u16 + 1;
+        }
+        self.t.regions.push(r);
+        self.t.regions.len() as u16
+    }
+
+    /// Ray from `s` along (dx, dy): up to `max` squares, wrapping around the files
+    /// when `cylinder`, never returning to `s`.
+    fn ray(&self, s: Square, dx: i32, dy: i32, max: usize, cylinder: bool) -> Vec<Square> {
+        let mut out = Vec::new();
+        let mut cur = s;
+        while out.len() < max {
+            let next = if cylinder {
+                self.g.offset_wrapping(cur, dx, dy)
+            } else {
+                self.g.offset(cur, dx, dy)
+            };
+            match next {
+                Some(n) if n != s => {
+                    out.push(n);
+                    cur = n;
+                }
+                _ => break,
+            }
+        }
+        out
+    }
+
+    fn compile_single(&mut self, comp: &Component, color: Color, s: Square, steps: &mut Vec<Step>, full_lame: bool) {
+        let leg = &comp.legs[0];
+        let sign = if color == Color::White { 1 } else { -1 };
+        let mode = mode_bits(leg.mode);
+        let cyl = leg.mode.contains(Mode::CYLINDER);
+        let hop = leg.mode.intersects(Mode::HOP | Mode::GRASSHOP);
+        let unit = comp.atom.long == 1 && comp.atom.shape != AtomShape::Oblique;
+        for &d in &leg.directions {
+            let (x, y) = comp.atom.vector(d);
+            let (dx, dy) = (x * sign, y * sign);
+            match leg.range {
+                Range::Leap if !hop => {
+                    if unit && leg.jumps > 0 {
+                        continue; // jW: skips its only square
+                    }
+                    let to = if cyl {
+                        self.g.offset_wrapping(s, dx, dy)
+                    } else {
+                        self.g.offset(s, dx, dy)
+                    };
+                    let Some(to) = to.filter(|&t| t != s) else {
+                        continue;
+                    };
+                    let mut blocks = Vec::new();
+                    let mut must_jump = false;
+                    if leg.mode.contains(Mode::LAME) || leg.jumps > 0 {
+                        for (bx, by) in lame_path(dx, dy, full_lame && leg.jumps == 0) {
+                            let b = if cyl {
+                                self.g.offset_wrapping(s, bx, by)
+                            } else {
+                                self.g.offset(s, bx, by)
+                            };
+                            if let Some(b) = b {
+                                blocks.push(b);
+                            }
+                        }
+                        must_jump = leg.jumps > 0;
+                        if must_jump && blocks.is_empty() {
+                            continue;
+                        }
+                    }
+                    let start = self.push_squares(&[to]);
+                    let block_start = self.push_squares(&blocks);
+                    steps.push(Step {
+                        kind: StepKind::Leap,
+                        mode,
+                        start,
+                        len: 1,
+                        block_start,
+                        block_len: blocks.len() as u8,
+                        must_jump,
+                        hop_after: 0,
+                        multi: 0,
+                    });
+                }
+                Range::Leap => {} // p/g on a leaper: no moves
+                _ => {
+                    let mut ray = self.ray(s, dx, dy, leg.range.max_steps(), cyl);
+                    if unit && leg.jumps > 0 {
+                        let skip = (leg.jumps as usize).min(ray.len());
+                        ray.drain(..skip);
+                    }
+                    if ray.is_empty() {
+                        continue;
+                    }
+                    let start = self.push_squares(&ray);
+                    steps.push(Step {
+                        kind: if hop { StepKind::Hop } else { StepKind::Slide },
+                        mode,
+                        start,
+                        len: ray.len() as u16,
+                        block_start: 0,
+                        block_len: 0,
+                        must_jump: false,
+                        hop_after: if leg.mode.contains(Mode::GRASSHOP) { 1 } else { 0 },
+                        multi: 0,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Compile the step tables and attack probes of a variant.
+pub fn build(v: &Variant) -> Tables {
+    let g = v.geometry;
+    let n = v.pieces.len();
+    let mut b = Builder {
+        g,
+        v,
+        t: Tables {
+            geometry: g,
+            num_types: n,
+            step_index: vec![(0, 0); 2 * n * 256],
+            steps: Vec::new(),
+            squares: Vec::new(),
+            multi: Vec::new(),
+            probe_index: vec![(0, 0); 2 * 256],
+            probes: Vec::new(),
+            regions: Vec::new(),
+            complex_attackers: [0, 0],
+            immobile: [vec![SquareSet::EMPTY; n], vec![SquareSet::EMPTY; n]],
+            has_hoppers: false,
+            has_lame: false,
+        },
+    };
+    let gated: Vec<Vec<Gated>> = (0..n).map(|t| gated_components(v, t as PieceType)).collect();
+    for color in Color::BOTH {
+        let sign = if color == Color::White { 1 } else { -1 };
+        for (t, comps) in gated.iter().enumerate() {
+            // Multi-leg patterns are shared by all squares.
+            let mut multi_ids = Vec::new();
+            for gc in comps {
+                if gc.component.is_multi_leg() {
+                    b.t.multi.push(MultiPattern {
+                        component: gc.component.clone(),
+                        sign,
+                    });
+                    multi_ids.push(Some(b.t.multi.len() as u16 - 1));
+                } else {
+                    multi_ids.push(None);
+                }
+            }
+            let ep_capable = v.en_passant_types[color as usize] & 1 << t != 0 || v.pieces[t].is_pawn_slot();
+            for s in g.squares() {
+                let mut steps = Vec::new();
+                for (gc, mid) in comps.iter().zip(&multi_ids) {
+                    if let Some(r) = &gc.region {
+                        if !r[color as usize].contains(s) {
+                            continue;
+                        }
+                    }
+                    if let Some(id) = mid {
+                        steps.push(Step {
+                            kind: StepKind::Multi,
+                            mode: mode_bits(gc.component.final_leg().mode),
+                            start: 0,
+                            len: 0,
+                            block_start: 0,
+                            block_len: 0,
+                            must_jump: false,
+                            hop_after: 0,
+                            multi: *id,
+                        });
+                    } else {
+                        b.compile_single(&gc.component, color, s, &mut steps, true);
+                    }
+                }
+                // En passant for pawn-like types (Fairy-Stockfish): squares the piece
+                // could capture on but not move to quietly.
+                if ep_capable {
+                    let quiet: Vec<Square> = steps
+                        .iter()
+                        .filter(|st| st.mode & M_MOVE != 0 && st.kind != StepKind::Multi)
+                        .flat_map(|st| b.t.ray(st.start, st.len).first().copied())
+                        .collect();
+                    for st in steps.iter_mut() {
+                        if st.kind == StepKind::Leap
+                            && st.mode & M_CAPTURE != 0
+                            && st.mode & M_MOVE == 0
+                            && !quiet.contains(&b.t.squares[st.start as usize])
+                        {
+                            st.mode |= M_EP;
+                        }
+                    }
+                }
+                let idx = (color as usize * n + t) * 256 + s as usize;
+                let start = b.t.steps.len() as u32;
+                b.t.steps.extend_from_slice(&steps);
+                b.t.step_index[idx] = (start, steps.len() as u32);
+            }
+        }
+    }
+    compute_immobile(&mut b.t, &gated, v);
+    build_probes(&mut b, &gated);
+    b.t
+}
+
+fn compute_immobile(t: &mut Tables, gated: &[Vec<Gated>], v: &Variant) {
+    let g = t.geometry;
+    for color in Color::BOTH {
+        let sign = if color == Color::White { 1 } else { -1 };
+        for (kind, comps) in gated.iter().enumerate() {
+            let mut set = SquareSet::EMPTY;
+            for s in g.squares() {
+                let mobile = comps.iter().any(|gc| {
+                    // Fairy-Stockfish's immobility test ignores initial moves.
+                    if gc.component.initial || (gc.region.is_some() && v.pieces[kind].is_pawn_slot()) {
+                        return false;
+                    }
+                    if let Some(r) = &gc.region {
+                        if !r[color as usize].contains(s) {
+                            return false;
+                        }
+                    }
+                    let c = &gc.component;
+                    if !c.final_leg().mode.contains(Mode::MOVE) {
+                        return false;
+                    }
+                    let mut cur = vec![(s, 0u8)];
+                    for (li, leg) in c.legs.iter().enumerate() {
+                        let mut next = Vec::new();
+                        for &(sq, prev_dir) in &cur {
+                            for &d in &leg.directions {
+                                let dir = if li == 0 { d } else { (prev_dir + d) % 8 };
+                                let (x, y) = c.atom.vector(dir);
+                                if let Some(to) = g.offset(sq, x * sign, y * sign) {
+                                    next.push((to, dir));
+                                }
+                            }
+                        }
+                        cur = next;
+                    }
+                    !cur.is_empty()
+                });
+                if !mobile {
+                    set.insert(s);
+                }
+            }
+            t.immobile[color as usize][kind] = set;
+        }
+    }
+}
+
+/// Group key of a probe pattern.
+#[derive(PartialEq)]
+struct PatternKey {
+    kind: ProbeKind,
+    dx: i32,
+    dy: i32,
+    max: usize,
+    lame: bool,
+    must_jump: bool,
+    cylinder: bool,
+    region: Option<[SquareSet; 2]>,
+}
+
+fn build_probes(b: &mut Builder, gated: &[Vec<Gated>]) {
+    let g = b.g;
+    let v = b.v;
+    for color in Color::BOTH {
+        let sign = if color == Color::White { 1 } else { -1 };
+        let mut patterns: Vec<(PatternKey, TypeSet)> = Vec::new();
+        for (t, comps) in gated.iter().enumerate() {
+            let bit = 1u64 << t;
+            for gc in comps {
+                let c = &gc.component;
+                let leg = c.final_leg();
+                let captures = leg.mode.contains(Mode::CAPTURE) && !leg.mode.contains(Mode::TAME);
+                if !captures && !c.is_multi_leg() {
+                    continue;
+                }
+                let unit = c.atom.long == 1 && c.atom.shape != AtomShape::Oblique;
+                let simple = !c.is_multi_leg()
+                    && !(leg.jumps > 0 && (unit || leg.range.is_slider()))
+                    && !(leg.mode.intersects(Mode::HOP | Mode::GRASSHOP)
+                        && matches!(leg.range, Range::Limited(_)));
+                if !simple {
+                    if c.final_leg().mode.contains(Mode::CAPTURE) || c.captures_on_the_way() {
+                        b.t.complex_attackers[color as usize] |= bit;
+                    }
+                    continue;
+                }
+                for &d in &leg.directions {
+                    let (x, y) = c.atom.vector(d);
+                    let (dx, dy) = (x * sign, y * sign);
+                    let hop = leg.mode.contains(Mode::HOP);
+                    let grass = leg.mode.contains(Mode::GRASSHOP);
+                    let kind = match leg.range {
+                        Range::Leap if hop || grass => continue,
+                        Range::Leap => ProbeKind::Leap,
+                        _ if grass => ProbeKind::Grasshop,
+                        _ if hop => ProbeKind::Hop,
+                        _ => ProbeKind::Slide,
+                    };
+                    let key = PatternKey {
+                        kind,
+                        dx,
+                        dy,
+                        max: leg.range.max_steps(),
+                        lame: leg.mode.contains(Mode::LAME),
+                        must_jump: leg.jumps > 0,
+                        cylinder: leg.mode.contains(Mode::CYLINDER),
+                        region: gc.region,
+                    };
+                    match patterns.iter_mut().find(|(k, _)| *k == key) {
+                        Some((_, m)) => *m |= bit,
+                        None => patterns.push((key, bit)),
+                    }
+                }
+            }
+        }
+        b.t.has_hoppers |= patterns
+            .iter()
+            .any(|(k, _)| matches!(k.kind, ProbeKind::Hop | ProbeKind::Grasshop));
+        b.t.has_lame |= patterns.iter().any(|(k, _)| k.lame || k.must_jump);
+        for target in g.squares() {
+            let mut probes = Vec::new();
+            for (k, types) in &patterns {
+                // A piece only attacks squares of its mobility region.
+                let mut types = *types;
+                for (t, r) in v.mobility_region[color as usize].iter().enumerate() {
+                    if let Some(r) = r {
+                        if !r.contains(target) {
+                            types &= !(1u64 << t);
+                        }
+                    }
+                }
+                if types == 0 {
+                    continue;
+                }
+                let from_region = match &k.region {
+                    Some(r) => b.region_id(r[color as usize]),
+                    None => 0,
+                };
+                match k.kind {
+                    ProbeKind::Leap => {
+                        let from = if k.cylinder {
+                            g.offset_wrapping(target, -k.dx, -k.dy)
+                        } else {
+                            g.offset(target, -k.dx, -k.dy)
+                        };
+                        let Some(from) = from.filter(|&f| f != target) else {
+                            continue;
+                        };
+                        let mut blocks = Vec::new();
+                        if k.lame || k.must_jump {
+                            for (bx, by) in lame_path(k.dx, k.dy, !k.must_jump) {
+                                let sq = if k.cylinder {
+                                    g.offset_wrapping(from, bx, by)
+                                } else {
+                                    g.offset(from, bx, by)
+                                };
+                                if let Some(sq) = sq {
+                                    blocks.push(sq);
+                                }
+                            }
+                        }
+                        let start = b.push_squares(&[from]);
+                        let block_start = b.push_squares(&blocks);
+                        probes.push(Probe {
+                            kind: ProbeKind::Leap,
+                            types,
+                            start,
+                            len: 1,
+                            block_start,
+                            block_len: blocks.len() as u8,
+                            must_jump: k.must_jump,
+                            from_region,
+                        });
+                    }
+                    _ => {
+                        let max = if k.kind == ProbeKind::Slide { k.max } else { usize::MAX };
+                        let ray = b.ray(target, -k.dx, -k.dy, max, k.cylinder);
+                        if ray.is_empty() {
+                            continue;
+                        }
+                        let start = b.push_squares(&ray);
+                        probes.push(Probe {
+                            kind: k.kind,
+                            types,
+                            start,
+                            len: ray.len() as u16,
+                            block_start: 0,
+                            block_len: 0,
+                            must_jump: false,
+                            from_region,
+                        });
+                    }
+                }
+            }
+            let start = b.t.probes.len() as u32;
+            b.t.probes.extend_from_slice(&probes);
+            b.t.probe_index[color as usize * 256 + target as usize] = (start, probes.len() as u32);
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! Variants as data: the INI reader, the key table, inheritance, built-in piece names,
+//! and the frozen [`Variant`] that the rest of the engine reads.
+
+mod builtin;
+mod ini;
+pub mod pieces;
+mod registry;
+mod spec;
+
+pub use builtin::BUILTIN_FILES;
+pub use registry::VariantSet;
+
+use crate::board::{Color, Geometry, SquareSet};
+use crate::xbetza::PieceMoves;
+use std::fmt;
+
+/// Index of a piece type within its variant (0-based, dense).
+pub type PieceType = u8;
+/// A set of piece types of one variant, one bit per type.
+pub type TypeSet = u64;
+
+/// Most piece types a variant may define.
+pub const MAX_PIECE_TYPES: usize = 48;
+
+/// The result of a game-ending rule for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameValue {
+    Win,
+    Loss,
+    Draw,
+    /// The rule does not apply.
+    None,
+}
+
+impl GameValue {
+    pub fn negate(self) -> GameValue {
+        match self {
+            GameValue::Win => GameValue::Loss,
+            GameValue::Loss => GameValue::Win,
+            v => v,
+        }
+    }
+}
+
+/// One piece type of a variant.
+#[derive(Clone, Debug)]
+pub struct PieceDef {
+    /// The key that declared it: a built-in name (`knight`, `king`) or `customPieceN`.
+    pub slot: String,
+    /// Its letter, upper case (White); Black uses the lower-case letter.
+    pub letter: char,
+    /// The XBetza of its moves, as written (Fairy-Stockfish dialect).
+    pub betza: String,
+    pub moves: PieceMoves,
+    /// Royal: may not be left in check (the `king` slot).
+    pub royal: bool,
+}
+
+impl PieceDef {
+    pub fn is_pawn_slot(&self) -> bool {
+        self.slot == "pawn"
+    }
+}
+
+/// A variant, frozen: everything the engine knows about the rules of a game.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    pub name: String,
+    /// Where it was defined: file path (or `builtin:NAME.ini`) and line of its header.
+    pub source: String,
+    pub line: usize,
+    pub parent: Option<String>,
+    pub geometry: Geometry,
+    pub pieces: Vec<PieceDef>,
+    pub start_fen: String,
+    /// File and line that set the start position.
+    pub start_fen_origin: (String, usize),
+    pub chess960: bool,
+
+    // XBoard and evaluation hints.
+    pub variant_template: String,
+    pub piece_to_char_table: Option<String>,
+    pub pocket_size: Option<u32>,
+    pub piece_value_mg: Vec<Option<i32>>,
+    pub piece_value_eg: Vec<Option<i32>>,
+
+    // Promotion.
+    pub promotion_region: [SquareSet; 2],
+    pub promotion_pawn_types: [TypeSet; 2],
+    pub main_promotion_pawn_type: [Option<PieceType>; 2],
+    pub promotion_piece_types: [TypeSet; 2],
+    pub promoted_piece_type: Vec<Option<PieceType>>,
+    pub promotion_limit: Vec<u32>,
+    pub mandatory_pawn_promotion: bool,
+    pub mandatory_piece_promotion: bool,
+    pub piece_promotion_on_capture: bool,
+    pub immobility_illegal: bool,
+
+    // Pawn moves.
+    pub double_step: bool,
+    pub double_step_region: [SquareSet; 2],
+    pub triple_step_region: [SquareSet; 2],
+    pub en_passant_region: [SquareSet; 2],
+    pub en_passant_types: [TypeSet; 2],
+    pub n_move_rule_types: [TypeSet; 2],
+    /// Relative rank (1-based) from which a `soldier` also moves sideways.
+    pub soldier_promotion_rank: u8,
+
+    // Castling.
+    pub castling: bool,
+    pub castling_dropped_piece: bool,
+    pub castling_kingside_file: u8,
+    pub castling_queenside_file: u8,
+    /// Relative rank, 0-based.
+    pub castling_rank: u8,
+    pub castling_king_file: u8,
+    pub castling_king_piece: [Option<PieceType>; 2],
+    pub castling_rook_kingside_file: u8,
+    pub castling_rook_queenside_file: u8,
+    pub castling_rook_pieces: [TypeSet; 2],
+    pub opposite_castling: bool,
+
+    // Drops and hands.
+    pub piece_drops: bool,
+    pub captures_to_hand: bool,
+    pub drop_loop: bool,
+    pub first_rank_pawn_drops: bool,
+    pub promotion_zone_pawn_drops: bool,
+    pub drop_region: [SquareSet; 2],
+    pub drop_promoted: bool,
+    pub drop_no_doubled: Option<PieceType>,
+    pub drop_no_doubled_count: u32,
+    pub drop_checks: bool,
+    pub shogi_pawn_drop_mate_illegal: bool,
+    pub must_drop: bool,
+    /// `None` = every type.
+    pub must_drop_type: Option<PieceType>,
+    pub drop_opposite_colored_bishop: bool,
+    pub gating: bool,
+    pub seirawan_gating: bool,
+
+    // Movement restrictions.
+    pub mobility_region: [Vec<Option<SquareSet>>; 2],
+    pub flying_general: bool,
+
+    // Game end.
+    pub checking: bool,
+    pub must_capture: bool,
+    pub checkmate_value: GameValue,
+    pub stalemate_value: GameValue,
+    pub stalemate_piece_count: bool,
+    pub n_move_rule: u32,
+    pub n_fold_rule: u32,
+    pub n_fold_value: GameValue,
+    pub n_fold_value_absolute: bool,
+    pub perpetual_check_illegal: bool,
+    pub extinction_value: GameValue,
+    pub extinction_claim: bool,
+    pub extinction_pseudo_royal: bool,
+    pub extinction_piece_types: TypeSet,
+    /// True when `extinctionPieceTypes = *` (every type, including ones in hand only).
+    pub extinction_all_types: bool,
+    pub extinction_piece_count: u32,
+    pub extinction_opponent_piece_count: u32,
+    pub flag_piece: [Option<PieceType>; 2],
+    pub flag_region: [SquareSet; 2],
+    pub flag_piece_count: u32,
+    pub flag_piece_blocked_win: bool,
+    pub flag_move: bool,
+    pub check_counting: bool,
+    pub blast_on_capture: bool,
+    pub blast_immune_types: TypeSet,
+    pub mutually_immune_types: TypeSet,
+    pub pass: [bool; 2],
+    pub pass_on_stalemate: [bool; 2],
+}
+
+impl Variant {
+    pub fn num_types(&self) -> usize {
+        self.pieces.len()
+    }
+    /// The piece type written with `letter` (either case).
+    pub fn type_of_letter(&self, letter: char) -> Option<PieceType> {
+        let up = letter.to_ascii_uppercase();
+        self.pieces
+            .iter()
+            .position(|p| p.letter == up)
+            .map(|i| i as PieceType)
+    }
+    pub fn letter(&self, pt: PieceType, color: Color) -> char {
+        let l = self.pieces[pt as usize].letter;
+        match color {
+            Color::White => l,
+            Color::Black => l.to_ascii_lowercase(),
+        }
+    }
+    pub fn royal_types(&self) -> TypeSet {
+        self.pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.royal)
+            .fold(0, |acc, (i, _)| acc | 1 << i)
+    }
+    pub fn type_by_slot(&self, slot: &str) -> Option<PieceType> {
+        self.pieces
+            .iter()
+            .position(|p| p.slot == slot)
+            .map(|i| i as PieceType)
+    }
+    /// Every type as a set.
+    pub fn all_types(&self) -> TypeSet {
+        if self.pieces.len() >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.pieces.len()) - 1
+        }
+    }
+    /// A piece in hand is demoted on capture unless drop loop is on.
+    pub fn has_hands(&self) -> bool {
+        self.piece_drops || self.captures_to_hand || self.gating
+    }
+}
+
+/// An error while loading variant files: names file:line, the variant, the key and
+/// the value, and says why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    pub file: String,
+    pub line: usize,
+    pub variant: String,
+    pub key: String,
+    pub value: String,
+    pub reason: String,
+}
+
+impl LoadError {
+    pub fn new(file: &str, line: usize, variant: &str, key: &str, value: &str, reason: &str) -> LoadError {
+        LoadError {
+            file: file.to_string(),
+            line,
+            variant: variant.to_string(),
+            key: key.to_string(),
+            value: value.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+    pub fn syntax(file: &str, line: usize, text: &str, reason: &str) -> LoadError {
+        LoadError::new(file, line, "", text, "", reason)
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: ", self.file, self.line)?;
+        if !self.variant.is_empty() {
+            write!(f, "[{}] ", self.variant)?;
+        }
+        if !self.key.is_empty() {
+            if self.value.is_empty() {
+                write!(f, "{}: ", self.key)?;
+            } else {
+                write!(f, "{} = {}: ", self.key, self.value)?;
+            }
+        }
+        write!(f, "{}", self.reason)
+    }
+}
+
+impl std::error::Error for LoadError {}
