@@ -2,6 +2,7 @@
 //! castling, en passant, multi-leg moves; attack tests; legality; perft.
 
 mod attacks;
+pub mod bench_piece;
 mod generate;
 mod legal;
 mod moves;
@@ -31,6 +32,8 @@ pub struct Ruleset {
     pub pseudo_royal: bool,
     /// Types with a multi-leg component (their moves need deduplication).
     pub multi_leg_types: TypeSet,
+    /// Castling distance given by an `O` atom in the king's XBetza, if any.
+    pub castle_distance: Option<u8>,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -51,6 +54,13 @@ impl Ruleset {
             .filter(|(_, p)| p.moves.components.iter().any(|c| c.is_multi_leg()))
             .fold(0, |a, (i, _)| a | 1u64 << i);
         let pseudo_royal = variant.extinction_pseudo_royal;
+        let castle_distance = variant.pieces.iter().filter(|p| p.royal).find_map(|p| {
+            p.moves.components.iter().find_map(|c| match (c.atom.shape, c.legs[0].range) {
+                (crate::xbetza::AtomShape::Castle, crate::xbetza::Range::Limited(n)) => Some(n),
+                (crate::xbetza::AtomShape::Castle, _) => Some(1),
+                _ => None,
+            })
+        });
         let simple_legality = !pseudo_royal
             && !variant.blast_on_capture
             && variant.checking
@@ -69,6 +79,7 @@ impl Ruleset {
             simple_legality,
             pseudo_royal,
             multi_leg_types,
+            castle_distance,
         })
     }
 
@@ -87,6 +98,14 @@ impl Ruleset {
         let g = self.variant.geometry;
         let rank = self.castling_rank(us);
         let kingside = rook > king;
+        if let Some(n) = self.castle_distance {
+            // XBetza castling: the king moves n squares towards the rook, which jumps
+            // to the square on its other side.
+            let kf = g.file(king) as i32 + if kingside { n as i32 } else { -(n as i32) };
+            let kto = g.square(kf.clamp(0, g.files as i32 - 1) as u8, g.rank(king));
+            let rto = if kingside { kto - 1 } else { kto + 1 };
+            return (kto, rto);
+        }
         let kfile = if kingside {
             self.variant.castling_kingside_file
         } else {

@@ -68,7 +68,7 @@ pub fn move_to_string(pos: &Position, m: Move, numbering: RankNumbering) -> Stri
 }
 
 /// Could this move have promoted but did not (XBoard writes such moves with `=`)?
-fn declined_promotion(pos: &Position, m: Move, legal: &MoveList) -> bool {
+fn declined_promotion(m: Move, legal: &MoveList) -> bool {
     m.kind() == MoveKind::Normal
         && legal
             .iter()
@@ -98,7 +98,7 @@ pub fn parse_move(pos: &mut Position, text: &str, numbering: RankNumbering) -> R
             || (m.kind() == MoveKind::Castling && castling_alternative(pos, m, numbering) == base)
             || (m.kind() == MoveKind::Pass && (base == "@@@@" || base == "0000"));
         if matches {
-            if declined && !declined_promotion(pos, m, &legal) && m.kind() != MoveKind::Normal {
+            if declined && !declined_promotion(m, &legal) && m.kind() != MoveKind::Normal {
                 continue;
             }
             found = Some(m);

@@ -276,13 +276,17 @@ impl<'a> Builder<'a> {
         out
     }
 
-    fn compile_single(&mut self, comp: &Component, color: Color, s: Square, steps: &mut Vec<Step>, full_lame: bool) {
+    fn compile_single(&mut self, comp: &Component, color: Color, s: Square, steps: &mut Vec<Step>) {
         let leg = &comp.legs[0];
         let sign = if color == Color::White { 1 } else { -1 };
         let mode = mode_bits(leg.mode);
         let cyl = leg.mode.contains(Mode::CYLINDER);
         let hop = leg.mode.intersects(Mode::HOP | Mode::GRASSHOP);
         let unit = comp.atom.long == 1 && comp.atom.shape != AtomShape::Oblique;
+        let full_lame = leg.mode.contains(Mode::LAME_FULL_PATH);
+        if comp.atom.shape == AtomShape::Castle {
+            return; // castling comes from the castling rules (O only sets the distance)
+        }
         for &d in &leg.directions {
             let (x, y) = comp.atom.vector(d);
             let (dx, dy) = (x * sign, y * sign);
@@ -421,7 +425,7 @@ pub fn build(v: &Variant) -> Tables {
                             multi: *id,
                         });
                     } else {
-                        b.compile_single(&gc.component, color, s, &mut steps, true);
+                        b.compile_single(&gc.component, color, s, &mut steps);
                     }
                 }
                 // En passant for pawn-like types (Fairy-Stockfish): squares the piece
@@ -508,6 +512,7 @@ struct PatternKey {
     dy: i32,
     max: usize,
     lame: bool,
+    lame_full: bool,
     must_jump: bool,
     cylinder: bool,
     region: Option<[SquareSet; 2]>,
@@ -542,6 +547,9 @@ fn build_probes(b: &mut Builder, gated: &[Vec<Gated>]) {
                 for &d in &leg.directions {
                     let (x, y) = c.atom.vector(d);
                     let (dx, dy) = (x * sign, y * sign);
+                    if c.atom.shape == AtomShape::Castle {
+                        continue;
+                    }
                     let hop = leg.mode.contains(Mode::HOP);
                     let grass = leg.mode.contains(Mode::GRASSHOP);
                     let kind = match leg.range {
@@ -557,6 +565,7 @@ fn build_probes(b: &mut Builder, gated: &[Vec<Gated>]) {
                         dy,
                         max: leg.range.max_steps(),
                         lame: leg.mode.contains(Mode::LAME),
+                        lame_full: leg.mode.contains(Mode::LAME_FULL_PATH),
                         must_jump: leg.jumps > 0,
                         cylinder: leg.mode.contains(Mode::CYLINDER),
                         region: gc.region,
@@ -603,7 +612,7 @@ fn build_probes(b: &mut Builder, gated: &[Vec<Gated>]) {
                         };
                         let mut blocks = Vec::new();
                         if k.lame || k.must_jump {
-                            for (bx, by) in lame_path(k.dx, k.dy, !k.must_jump) {
+                            for (bx, by) in lame_path(k.dx, k.dy, k.lame_full && !k.must_jump) {
                                 let sq = if k.cylinder {
                                     g.offset_wrapping(from, bx, by)
                                 } else {

@@ -66,6 +66,8 @@ struct Slot {
 pub(super) struct Spec {
     max_rank: u8,
     max_file: u8,
+    /// How piece XBetza is read (Menagerie key `betzaDialect`).
+    dialect: Dialect,
     slots: Vec<Slot>,
     start_fen: String,
     /// File and line where `startFen` was set (for error messages).
@@ -163,6 +165,7 @@ impl Spec {
         Spec {
             max_rank: 8,
             max_file: 8,
+            dialect: Dialect::FairyStockfish,
             slots: Vec::new(),
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
             start_fen_origin: None,
@@ -507,6 +510,13 @@ impl<'a> Applier<'a> {
         self.file_value("maxFile", &mut max_file_e);
         spec.max_rank = max_rank as u8;
         spec.max_file = max_file_e + 1;
+        if let Some(e) = self.take("betzaDialect") {
+            match e.value.as_str() {
+                "xboard" => spec.dialect = Dialect::XBoard,
+                "fairy-stockfish" => spec.dialect = Dialect::FairyStockfish,
+                _ => self.error(&e, "expected xboard or fairy-stockfish"),
+            }
+        }
 
         self.apply_pieces(spec);
 
@@ -936,7 +946,7 @@ impl<'a> Applier<'a> {
                 continue;
             }
             if let Some(b) = &betza {
-                if let Err(err) = xbetza::parse(b, Dialect::FairyStockfish) {
+                if let Err(err) = xbetza::parse(b, spec.dialect) {
                     self.error(&e, err.to_string());
                     continue;
                 }
@@ -1073,13 +1083,15 @@ impl Spec {
                 (None, Some(p)) => p.betza.to_string(),
                 (None, None) => String::new(),
             };
-            match xbetza::parse(&betza, Dialect::FairyStockfish) {
+            // Built-in names keep Fairy-Stockfish's meaning whatever the dialect.
+            let dialect = if slot.betza.is_some() { self.dialect } else { Dialect::FairyStockfish };
+            match xbetza::parse(&betza, dialect) {
                 Ok(moves) => {
-                    if moves.has_castling() {
+                    if moves.has_castling() && slot.name != "king" {
                         errors.push(err(
                             &slot.name,
                             &betza,
-                            "the castling atom O is not supported in variant files; use the castling keys".into(),
+                            "the castling atom O is only allowed on the king".into(),
                         ));
                     }
                     pieces.push(PieceDef {

@@ -249,7 +249,12 @@ fn build_component(
                 'g' => mode |= Mode::GRASSHOP,
                 'o' => mode |= Mode::CYLINDER,
                 'y' => mode |= Mode::TOGGLE,
-                'n' => mode |= Mode::LAME,
+                'n' => {
+                    mode |= Mode::LAME;
+                    if dialect == Dialect::FairyStockfish {
+                        mode |= Mode::LAME_FULL_PATH;
+                    }
+                }
                 'j' => jumps = jumps.saturating_add(1),
                 'i' => {
                     if first {

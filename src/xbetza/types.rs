@@ -133,6 +133,9 @@ impl Mode {
     pub const LAME: Mode = Mode(1 << 9);
     /// `i` on a later leg: exactly as many steps as the previous (slider) leg.
     pub const SAME_LENGTH: Mode = Mode(1 << 10);
+    /// With `n`: the whole stepped path must be empty (Fairy-Stockfish), not just
+    /// the one square XBoard tests.
+    pub const LAME_FULL_PATH: Mode = Mode(1 << 11);
 
     pub const fn contains(self, other: Mode) -> bool {
         self.0 & other.0 == other.0

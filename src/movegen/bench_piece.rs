@@ -1,0 +1,157 @@
+//! A test bench for XBetza: the moves of one white piece on a scratch board with given
+//! neighbours, written the way `betza-vectors.txt` writes them. Used by the vector
+//! tests and by `menagerie moves` for variant designers.
+
+use super::{MoveKind, MoveList, Ruleset};
+use crate::board::{Color, Position, RankNumbering};
+use crate::variant::VariantSet;
+use crate::xbetza::Dialect;
+
+/// Targets of a piece described by `betza` standing on `square` of a `WxH` board.
+/// `occupancy`: comma-separated `Xsq` tokens (upper case = own, lower case = enemy,
+/// `K`/`k` are kings), `@moved` (the piece is not virgin), `@ep=SQ`; or `-`.
+pub fn piece_targets(board: &str, square: &str, betza: &str, occupancy: &str, dialect: Dialect) -> Result<Vec<String>, String> {
+    let (w, h) = board
+        .split_once('x')
+        .and_then(|(a, b)| Some((a.trim().parse::<u8>().ok()?, b.trim().parse::<u8>().ok()?)))
+        .ok_or_else(|| format!("bad board size '{board}'"))?;
+    let mut occupants: Vec<(char, String)> = Vec::new();
+    let mut moved = false;
+    let mut ep: Option<String> = None;
+    for tok in occupancy.split(',').map(str::trim).filter(|t| !t.is_empty() && *t != "-") {
+        if tok == "@moved" {
+            moved = true;
+        } else if let Some(sq) = tok.strip_prefix("@ep=") {
+            ep = Some(sq.to_string());
+        } else {
+            let mut cs = tok.chars();
+            let letter = cs.next().ok_or("empty occupant")?;
+            if !letter.is_ascii_alphabetic() {
+                return Err(format!("bad occupant '{tok}'"));
+            }
+            occupants.push((letter, cs.as_str().to_string()));
+        }
+    }
+    let castle = betza.contains('O');
+    let used: Vec<char> = occupants.iter().map(|(l, _)| l.to_ascii_lowercase()).collect();
+    let mover = if castle {
+        'k'
+    } else {
+        ('a'..='z')
+            .rev()
+            .find(|c| !used.contains(c) && *c != 'k')
+            .ok_or("no free letter for the piece")?
+    };
+    let dialect_name = match dialect {
+        Dialect::XBoard => "xboard",
+        Dialect::FairyStockfish => "fairy-stockfish",
+    };
+    let mut ini = format!(
+        "[bench]\nmaxFile = {w}\nmaxRank = {h}\nbetzaDialect = {dialect_name}\ncastling = {castle}\ndoubleStepRegionWhite = {}\n",
+        if moved { "-".to_string() } else { square.to_string() }
+    );
+    let mut n = 1;
+    let mut letters: Vec<char> = Vec::new();
+    for (l, _) in &occupants {
+        let lower = l.to_ascii_lowercase();
+        if letters.contains(&lower) {
+            continue;
+        }
+        letters.push(lower);
+        if lower == 'k' && !castle {
+            ini.push_str("king = k\n");
+        } else {
+            ini.push_str(&format!("customPiece{n} = {lower}:\n"));
+            n += 1;
+        }
+    }
+    if castle {
+        ini.push_str(&format!("king = k:{betza}\ncastlingRookPieces = r\n"));
+    } else {
+        ini.push_str(&format!("customPiece{n} = {mover}:{betza}\n"));
+    }
+    // Board text.
+    let mut grid = vec![vec![None; w as usize]; h as usize];
+    let mut set = VariantSet::empty();
+    let geometry = crate::board::Geometry::new(w, h).ok_or("board size out of range")?;
+    let at = |s: &str| geometry.parse_square(s, RankNumbering::FromOne).ok_or(format!("bad square '{s}'"));
+    let origin = at(square)?;
+    grid[geometry.rank(origin) as usize][geometry.file(origin) as usize] = Some(mover.to_ascii_uppercase());
+    let mut rook_files = String::new();
+    for (l, s) in &occupants {
+        let sq = at(s)?;
+        grid[geometry.rank(sq) as usize][geometry.file(sq) as usize] = Some(*l);
+        if castle && *l == 'R' && geometry.rank(sq) == 0 && !moved {
+            rook_files.push((b'A' + geometry.file(sq)) as char);
+        }
+    }
+    let mut fen = String::new();
+    for r in (0..h as usize).rev() {
+        let mut empty = 0;
+        for f in 0..w as usize {
+            match grid[r][f] {
+                None => empty += 1,
+                Some(c) => {
+                    if empty > 0 {
+                        fen.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    fen.push(c);
+                }
+            }
+        }
+        if empty > 0 {
+            fen.push_str(&empty.to_string());
+        }
+        if r > 0 {
+            fen.push('/');
+        }
+    }
+    let castling_field = if rook_files.is_empty() { "-".to_string() } else { rook_files };
+    fen.push_str(&format!(" w {castling_field} {} 0 1", ep.as_deref().unwrap_or("-")));
+    ini.push_str(&format!("startFen = {fen}\n"));
+    let report = set.load_str("bench", &ini);
+    if let Some(e) = report.errors.first() {
+        return Err(e.to_string());
+    }
+    let variant = set.get("bench").ok_or("the bench variant did not load")?;
+    let rules = Ruleset::new(variant);
+    let pos = Position::start(&rules);
+    let mut list = MoveList::new();
+    rules.generate_pseudo(&pos, &mut list);
+    let name = |s| geometry.name(s, RankNumbering::FromOne);
+    let mut out = Vec::new();
+    for &m in list.iter() {
+        if m.from() != origin || m.is_drop() {
+            continue;
+        }
+        let text = match m.kind() {
+            MoveKind::Pass => name(origin),
+            MoveKind::Castling => name(rules.castling_destinations(Color::White, m.from(), m.to()).0),
+            MoveKind::EnPassant => format!("x{}", name(m.to())),
+            _ if m.has_extra() => {
+                let mut legs = Vec::new();
+                let mut cur = m.from();
+                for (sq, captured) in m.extras() {
+                    legs.push(format!("{}{}{}", name(cur), if captured { "x" } else { "" }, name(sq)));
+                    cur = sq;
+                }
+                let last_capture = m.to() != m.from() && pos.piece_at(m.to()).is_some();
+                legs.push(format!("{}{}{}", name(cur), if last_capture { "x" } else { "" }, name(m.to())));
+                legs.join(",")
+            }
+            _ => {
+                if pos.piece_at(m.to()).is_some() {
+                    format!("x{}", name(m.to()))
+                } else {
+                    name(m.to())
+                }
+            }
+        };
+        if !out.contains(&text) {
+            out.push(text);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
