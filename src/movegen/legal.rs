@@ -61,13 +61,47 @@ impl Ruleset {
                         }
                     }
                 }
-                ProbeKind::Hop | ProbeKind::Grasshop => {
+                ProbeKind::Hop => {
+                    // With the first hopper of the line as the k-th piece from the king:
+                    // k = 1: a piece landing in between becomes its screen; k = 3: either
+                    // of the two pieces in between leaving it makes a single screen.
+                    let mut seen: [Square; 2] = [0; 2];
+                    let mut n = 0;
+                    for &sq in ray {
+                        let pc = pos.piece_at(sq);
+                        if pc.is_none() {
+                            continue;
+                        }
+                        let hopper = pc.color() == them && p.types & 1u64 << pc.kind() != 0;
+                        if hopper && n == 0 {
+                            for &e in ray.iter().take_while(|&&e| e != sq) {
+                                info.sensitive_to.insert(e);
+                            }
+                            break;
+                        }
+                        if hopper && n == 2 {
+                            info.sensitive_from.insert(seen[0]);
+                            info.sensitive_from.insert(seen[1]);
+                            break;
+                        }
+                        if n == 2 {
+                            break;
+                        }
+                        seen[n] = sq;
+                        n += 1;
+                    }
+                }
+                ProbeKind::Grasshop => {
                     for &sq in ray {
                         info.sensitive_from.insert(sq);
                         info.sensitive_to.insert(sq);
                     }
                 }
                 ProbeKind::Leap => {
+                    let attacker = pos.piece_at(ray[0]);
+                    if attacker.is_none() || attacker.color() != them || p.types & 1u64 << attacker.kind() == 0 {
+                        continue;
+                    }
                     for &b in t.ray(p.block_start, p.block_len as u16) {
                         info.sensitive_from.insert(b);
                         if p.must_jump {
@@ -78,9 +112,20 @@ impl Ruleset {
             }
         }
         if self.variant.flying_general {
-            let g = self.variant.geometry;
-            for sq in g.file_set(g.file(king)).iter() {
-                info.sensitive_from.insert(sq);
+            // A lone piece between the two generals may not leave the file.
+            if let Some(other) = pos.royals(them).first() {
+                let g = self.variant.geometry;
+                if g.file(other) == g.file(king) {
+                    let (lo, hi) = if king < other { (king, other) } else { (other, king) };
+                    let between: Vec<Square> = (lo as usize + g.files as usize..hi as usize)
+                        .step_by(g.files as usize)
+                        .map(|s| s as Square)
+                        .filter(|&s| pos.piece_at(s).is_some())
+                        .collect();
+                    if between.len() == 1 {
+                        info.sensitive_from.insert(between[0]);
+                    }
+                }
             }
         }
         info.fast = true;
