@@ -1,0 +1,178 @@
+//! Bad input never panics: variant files, FENs and XBetza give errors that say where
+//! and why.
+
+use menagerie::board::{Position, RankNumbering};
+use menagerie::movegen::{notation, Ruleset};
+use menagerie::variant::VariantSet;
+use menagerie::xbetza::{self, Dialect};
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn string(&mut self, alphabet: &[u8], max: usize) -> String {
+        let n = (self.next() % max as u64) as usize;
+        (0..n).map(|_| alphabet[(self.next() % alphabet.len() as u64) as usize] as char).collect()
+    }
+}
+
+#[test]
+fn xbetza_errors_name_position_and_reason() {
+    let e = xbetza::parse("fmX", Dialect::XBoard).unwrap_err();
+    assert_eq!(e.to_string(), "bad XBetza 'fmX' at position 3: unknown atom 'X'");
+    let e = xbetza::parse("fmW3q", Dialect::XBoard).unwrap_err();
+    assert_eq!(e.position, 4);
+    assert!(e.reason.contains("unknown modifier 'q'"), "{}", e.reason);
+    let e = xbetza::parse("R123", Dialect::XBoard).unwrap_err();
+    assert!(e.reason.contains("at most two digits"), "{}", e.reason);
+    let e = xbetza::parse("Nfm", Dialect::XBoard).unwrap_err();
+    assert!(e.reason.contains("not followed by an atom"), "{}", e.reason);
+    let e = xbetza::parse("isO", Dialect::XBoard).unwrap_err();
+    assert!(e.reason.contains("needs a distance"), "{}", e.reason);
+    let e = xbetza::parse("3N", Dialect::XBoard).unwrap_err();
+    assert!(e.reason.contains("must follow an atom"), "{}", e.reason);
+    assert!(xbetza::parse("", Dialect::XBoard).is_ok(), "empty = immobile piece");
+}
+
+#[test]
+fn random_xbetza_never_panics() {
+    let mut rng = Rng(12345);
+    let alphabet = b"WFDNAHCZGKRBQOJLmcdetpgoynjiafbvlrsh0123456789xqz@ ";
+    for _ in 0..20000 {
+        let s = rng.string(alphabet, 14);
+        for d in [Dialect::XBoard, Dialect::FairyStockfish] {
+            if let Ok(m) = xbetza::parse(&s, d) {
+                let _ = xbetza::to_xboard(&m);
+            }
+        }
+    }
+}
+
+#[test]
+fn variant_file_errors_name_file_line_key_and_value() {
+    let text = "\
+# a comment
+[good:chess]
+maxFile = 10
+startFen = rnbqkbnrrr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKBNRRR w - - 0 1
+
+[badkey:chess]
+frobnicate = true
+
+[badvalue:chess]
+castling = maybe
+
+[badbetza:chess]
+customPiece1 = z:fmX
+
+[badfen:chess]
+startFen = rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+
+[orphan:nosuchparent]
+castling = false
+
+[unsupported:chess]
+wallingRule = duck
+
+[big:chess]
+maxRank = 17
+";
+    let mut set = VariantSet::builtin();
+    let report = set.load_str("user.ini", text);
+    assert_eq!(report.loaded, vec!["good".to_string()]);
+    let msgs: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
+    let expect = [
+        "user.ini:7: [badkey] frobnicate = true: unknown key",
+        "user.ini:10: [badvalue] castling = maybe: expected true or false",
+        "user.ini:13: [badbetza] customPiece1 = z:fmX: bad XBetza 'fmX' at position 3: unknown atom 'X'",
+        "user.ini:16: [badfen] startFen = rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1: rank 7 has 7 files instead of 8",
+        "user.ini:18: [orphan] parent = nosuchparent: no variant of that name is loaded (it is unknown or failed to load)",
+        "user.ini:22: [unsupported] wallingRule = duck: this rule is not supported by Menagerie",
+        "user.ini:25: [big] maxRank = 17: the board has 1 to 16 ranks",
+    ];
+    for e in expect {
+        assert!(msgs.iter().any(|m| m == e), "missing error '{e}' in:\n{}", msgs.join("\n"));
+    }
+    assert_eq!(msgs.len(), expect.len(), "{}", msgs.join("\n"));
+    assert!(set.get("good").is_some() && set.get("chess").is_some());
+}
+
+#[test]
+fn syntax_errors_spare_other_sections() {
+    let mut set = VariantSet::empty();
+    let report = set.load_str("x.ini", "stray = 1\n[a]\nking = k\nthis line has no equals\n[b]\nking = k\nstartFen = 8/8/8/8/8/8/8/K7 w - - 0 1\n");
+    assert_eq!(report.loaded, vec!["b".to_string()]);
+    assert_eq!(report.errors.len(), 2, "{:?}", report.errors);
+    assert_eq!(report.errors[0].line, 1);
+    assert_eq!(report.errors[1].line, 4);
+}
+
+#[test]
+fn random_files_never_panic() {
+    let mut rng = Rng(777);
+    let keys = ["maxRank", "maxFile", "king", "pawn", "customPiece1", "startFen", "promotionRegionWhite", "pieceDrops", "castling", "promotedPieceType", "mobilityRegionWhiteKing", "extinctionPieceTypes", "pocketSize", "dropNoDoubled"];
+    let alphabet = b"kqrbnpKQRBNP0123456789/[]-*: ~+wmfsWFN";
+    for i in 0..2000 {
+        let mut text = format!("[v{i}:chess]\n");
+        for _ in 0..(rng.next() % 5) {
+            let k = keys[(rng.next() % keys.len() as u64) as usize];
+            text.push_str(&format!("{k} = {}\n", rng.string(alphabet, 20)));
+        }
+        let mut set = VariantSet::builtin();
+        let report = set.load_str("r.ini", &text);
+        for name in report.loaded {
+            let v = set.get(&name).expect("loaded");
+            let rules = Ruleset::new(v);
+            let mut pos = Position::start(&rules);
+            let _ = menagerie::movegen::perft(&mut pos, 2);
+        }
+    }
+}
+
+#[test]
+fn bad_fens_are_errors() {
+    let set = VariantSet::builtin();
+    let rules = Ruleset::new(set.get("chess").expect("chess"));
+    for (fen, why) in [
+        ("", "empty FEN"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "the board has 8 ranks but the FEN gives 7"),
+        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6 has 9 files instead of 8"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "'X' is not a piece of chess"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move 'x' is neither w nor b"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1", "bad en passant square 'z9'"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "bad halfmove clock 'x'"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", "unexpected text 'extra' at the end"),
+    ] {
+        let e = Position::from_fen(&rules, fen).unwrap_err();
+        assert_eq!(e.0, why, "FEN '{fen}'");
+    }
+    // Missing trailing fields are fine.
+    assert!(Position::from_fen(&rules, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").is_ok());
+    assert!(Position::from_fen(&rules, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b").is_ok());
+}
+
+#[test]
+fn random_fens_and_moves_never_panic() {
+    let set = VariantSet::builtin();
+    let mut rng = Rng(4242);
+    let alphabet = b"kqrbnpKQRBNP12345678/[]-+~ wb0123456789@";
+    for v in set.iter() {
+        let rules = Ruleset::new(v.clone());
+        for _ in 0..500 {
+            let fen = rng.string(alphabet, 60);
+            if let Ok(mut pos) = Position::from_fen(&rules, &fen) {
+                let _ = menagerie::movegen::perft(&mut pos, 1);
+                let _ = pos.fen();
+            }
+        }
+        let mut pos = Position::start(&rules);
+        for _ in 0..500 {
+            let mv = rng.string(b"abcdefghijklmnop0123456789@+=,PNQx", 9);
+            let _ = notation::parse_move(&mut pos, &mv, RankNumbering::XBoard);
+        }
+    }
+}

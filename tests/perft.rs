@@ -1,0 +1,112 @@
+//! Perft suites: exact node counts for every shipped variant (start position and
+//! tricky positions), from `tests/data/perft/*.epd`. Counts come from the
+//! Fairy-Stockfish oracle (see tools/make_perft_data.py).
+
+use menagerie::board::Position;
+use menagerie::movegen::{perft, Ruleset};
+use menagerie::variant::VariantSet;
+use std::path::Path;
+
+/// Deeper counts are checked outside the test suite (tools/perft_check.sh).
+const MAX_NODES: u64 = 2_000_000;
+
+struct Case {
+    file: String,
+    line: usize,
+    variant: String,
+    fen: String,
+    counts: Vec<(u32, u64)>,
+}
+
+fn read_cases() -> Vec<Case> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/perft");
+    let mut cases = Vec::new();
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return cases;
+    };
+    let mut files: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    files.sort();
+    for path in files {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+        if !name.ends_with(".epd") || name == "random-positions.epd" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("readable test data");
+        let mut variant = name.trim_end_matches(".epd").to_string();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if let Some(v) = line.strip_prefix("# variant:") {
+                variant = v.trim().to_string();
+                continue;
+            }
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut parts = line.split(';');
+            let fen = parts.next().unwrap_or("").trim().to_string();
+            let mut counts = Vec::new();
+            for p in parts {
+                let p = p.trim();
+                if let Some(rest) = p.strip_prefix('D') {
+                    let mut it = rest.split_whitespace();
+                    let d: u32 = it.next().and_then(|x| x.parse().ok()).expect("depth");
+                    let n: u64 = it.next().and_then(|x| x.parse().ok()).expect("count");
+                    counts.push((d, n));
+                }
+            }
+            cases.push(Case {
+                file: name.clone(),
+                line: i + 1,
+                variant: variant.clone(),
+                fen,
+                counts,
+            });
+        }
+    }
+    cases
+}
+
+#[test]
+fn perft_suites() {
+    let set = VariantSet::builtin();
+    let cases = read_cases();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    let mut rules_cache: Vec<(String, std::sync::Arc<Ruleset>)> = Vec::new();
+    for case in &cases {
+        let Some(v) = set.get(&case.variant) else {
+            failures.push(format!("{}:{}: variant {} is not built in", case.file, case.line, case.variant));
+            continue;
+        };
+        let rules = match rules_cache.iter().find(|(n, _)| *n == case.variant) {
+            Some((_, r)) => r.clone(),
+            None => {
+                let r = Ruleset::new(v);
+                rules_cache.push((case.variant.clone(), r.clone()));
+                r
+            }
+        };
+        let mut pos = match Position::from_fen(&rules, &case.fen) {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!("{}:{}: bad FEN: {e}", case.file, case.line));
+                continue;
+            }
+        };
+        for &(d, want) in &case.counts {
+            if want > MAX_NODES {
+                continue;
+            }
+            let got = perft(&mut pos, d);
+            checked += 1;
+            if got != want {
+                failures.push(format!(
+                    "{}:{}: {} perft({d}) = {got}, expected {want} ({})",
+                    case.file, case.line, case.variant, case.fen
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures of {checked} counts:\n{}", failures.len(), failures.join("\n"));
+    eprintln!("{checked} perft counts checked");
+}
