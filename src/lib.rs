@@ -5,7 +5,9 @@
 //! (game end) → search and protocols.
 
 pub mod board;
+pub mod book;
 pub mod movegen;
 pub mod rules;
+pub mod search;
 pub mod variant;
 pub mod xbetza;

@@ -1,0 +1,164 @@
+//! Search. The protocol layer talks to it only through [`Searcher`]: start a search
+//! on a position with [`Limits`], receive [`Event`]s through a callback, stop it.
+//! The search never prints.
+
+mod simple;
+
+use crate::board::Position;
+use crate::movegen::Move;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// What a search may use. `None` everywhere means "until stopped".
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Exactly this long (UCI movetime, CECP st).
+    pub movetime: Option<Duration>,
+    /// Clock of the side to move, its increment, moves until the next time control.
+    pub time_left: Option<Duration>,
+    pub increment: Duration,
+    pub moves_to_go: Option<u32>,
+    /// Time the GUI needs per move (lag), taken off every budget.
+    pub move_overhead: Duration,
+    /// Search until `stop` (analysis, UCI infinite).
+    pub infinite: bool,
+    /// Pondering: like infinite until `ponderhit` turns the clock limits on.
+    pub ponder: bool,
+    /// Look for a mate in this many moves.
+    pub mate: Option<u32>,
+    /// Only these root moves (empty = all).
+    pub search_moves: Vec<Move>,
+    /// Never these root moves (CECP exclude).
+    pub exclude_moves: Vec<Move>,
+    /// CECP `nps`: node budget per second instead of wall time.
+    pub nps: Option<u64>,
+    /// Principal variations to report.
+    pub multi_pv: usize,
+}
+
+/// A score from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: getting mated).
+    Mate(i32),
+}
+
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: usize,
+    pub score: Score,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+}
+
+#[derive(Clone, Debug)]
+pub enum Event {
+    Info(Info),
+    /// The search ended. `best` is legal unless the position has no legal move
+    /// (then it is `Move::NONE`).
+    BestMove { best: Move, ponder: Option<Move> },
+}
+
+pub type Callback = Arc<dyn Fn(Event) + Send + Sync>;
+
+/// Controls that may be touched while a search runs.
+#[derive(Default)]
+pub struct Signals {
+    pub stop: AtomicBool,
+    /// Set by ponderhit: from now on the clock limits apply.
+    pub ponderhit: AtomicBool,
+}
+
+/// Runs searches in a background thread.
+pub struct Searcher {
+    threads: usize,
+    hash_mb: usize,
+    signals: Arc<Signals>,
+    handle: Option<JoinHandle<()>>,
+    state: Arc<Mutex<simple::SharedState>>,
+}
+
+impl Default for Searcher {
+    fn default() -> Self {
+        Searcher::new()
+    }
+}
+
+impl Searcher {
+    pub fn new() -> Searcher {
+        Searcher {
+            threads: 1,
+            hash_mb: 16,
+            signals: Arc::new(Signals::default()),
+            handle: None,
+            state: Arc::new(Mutex::new(simple::SharedState::default())),
+        }
+    }
+    /// Worker threads (CECP `cores`, UCI `Threads`).
+    pub fn set_threads(&mut self, n: usize) {
+        self.wait();
+        self.threads = n.max(1);
+    }
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+    /// Transposition table size (CECP `memory`, UCI `Hash`).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.wait();
+        self.hash_mb = mb.max(1);
+    }
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+    /// Forget everything learnt (new game, Clear Hash).
+    pub fn clear(&mut self) {
+        self.wait();
+        if let Ok(mut s) = self.state.lock() {
+            *s = simple::SharedState::default();
+        }
+    }
+    /// Start searching `pos` (which carries the game history for repetitions).
+    /// Any running search is stopped first.
+    pub fn start(&mut self, pos: Position, limits: Limits, callback: Callback) {
+        self.stop();
+        self.signals = Arc::new(Signals::default());
+        let signals = self.signals.clone();
+        let state = self.state.clone();
+        self.handle = Some(std::thread::spawn(move || {
+            simple::search(pos, limits, &signals, &state, &callback);
+        }));
+    }
+    /// Ask the search to finish now; it still reports its best move.
+    pub fn stop(&mut self) {
+        self.signals.stop.store(true, Ordering::SeqCst);
+        self.wait();
+    }
+    /// Ask without waiting (for use from another thread's command).
+    pub fn signal_stop(&self) {
+        self.signals.stop.store(true, Ordering::SeqCst);
+    }
+    pub fn ponderhit(&self) {
+        self.signals.ponderhit.store(true, Ordering::SeqCst);
+    }
+    pub fn is_searching(&self) -> bool {
+        self.handle.as_ref().is_some_and(|h| !h.is_finished())
+    }
+    /// Block until the current search (if any) has ended.
+    pub fn wait(&mut self) {
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
