@@ -191,45 +191,46 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     let mut ep = Vec::new();
     let is_number = |s: &str| s.chars().all(|c| c.is_ascii_digit()) && !s.is_empty();
     // Shogi-style FENs go straight to the move counters.
-    if let Some(f) = fields.get(idx) {
-        if !is_number(f) {
+    if let Some(f) = fields.get(idx)
+        && !is_number(f)
+    {
+        if *f != "-" {
+            for c in f.chars() {
+                if !c.is_ascii_alphabetic() {
+                    return err(format!("bad castling field '{f}'"));
+                }
+                castling.push(c);
+            }
+        }
+        idx += 1;
+        if let Some(f) = fields.get(idx)
+            && !is_number(f)
+            && !f.contains('+')
+        {
             if *f != "-" {
-                for c in f.chars() {
-                    if !c.is_ascii_alphabetic() {
-                        return err(format!("bad castling field '{f}'"));
+                let mut rest = *f;
+                while !rest.is_empty() {
+                    match g.parse_square_prefix(rest, RankNumbering::FromOne) {
+                        Some((sq, n)) => {
+                            ep.push(sq);
+                            rest = &rest[n..];
+                        }
+                        None => return err(format!("bad en passant square '{f}'")),
                     }
-                    castling.push(c);
                 }
             }
             idx += 1;
-            if let Some(f) = fields.get(idx) {
-                if !is_number(f) && !f.contains('+') {
-                    if *f != "-" {
-                        let mut rest = *f;
-                        while !rest.is_empty() {
-                            match g.parse_square_prefix(rest, RankNumbering::FromOne) {
-                                Some((sq, n)) => {
-                                    ep.push(sq);
-                                    rest = &rest[n..];
-                                }
-                                None => return err(format!("bad en passant square '{f}'")),
-                            }
-                        }
-                    }
-                    idx += 1;
-                }
-            }
         }
     }
     let mut checks_remaining = None;
-    if let Some(f) = fields.get(idx) {
-        if let Some((a, b)) = f.split_once('+').filter(|(a, _)| !a.is_empty()) {
-            let (Ok(a), Ok(b)) = (a.parse::<u8>(), b.parse::<u8>()) else {
-                return err(format!("bad check counter '{f}'"));
-            };
-            checks_remaining = Some([a.min(31), b.min(31)]);
-            idx += 1;
-        }
+    if let Some(f) = fields.get(idx)
+        && let Some((a, b)) = f.split_once('+').filter(|(a, _)| !a.is_empty())
+    {
+        let (Ok(a), Ok(b)) = (a.parse::<u8>(), b.parse::<u8>()) else {
+            return err(format!("bad check counter '{f}'"));
+        };
+        checks_remaining = Some([a.min(31), b.min(31)]);
+        idx += 1;
     }
     let mut number = |name: &str| -> Result<Option<u32>, FenError> {
         match fields.get(idx) {

@@ -110,8 +110,8 @@ pub fn piece_targets(
     let mut fen = String::new();
     for r in (0..h as usize).rev() {
         let mut empty = 0;
-        for f in 0..w as usize {
-            match grid[r][f] {
+        for cell in &grid[r] {
+            match *cell {
                 None => empty += 1,
                 Some(c) => {
                     if empty > 0 {

@@ -20,10 +20,10 @@ impl Ruleset {
         if self.variant.castling {
             self.castlings(pos, us, list);
         }
-        if self.variant.pass[us as usize] || self.variant.pass_on_stalemate[us as usize] {
-            if let Some(sq) = pos.royals(us).first().or_else(|| pos.pieces(us).first()) {
-                list.push(Move::pass(sq));
-            }
+        if (self.variant.pass[us as usize] || self.variant.pass_on_stalemate[us as usize])
+            && let Some(sq) = pos.royals(us).first().or_else(|| pos.pieces(us).first())
+        {
+            list.push(Move::pass(sq));
         }
     }
 
@@ -181,10 +181,10 @@ impl Ruleset {
     ) {
         let v = &self.variant;
         let c = us as usize;
-        if let Some(r) = &v.mobility_region[c][kind as usize] {
-            if !r.contains(to) {
-                return;
-            }
+        if let Some(r) = &v.mobility_region[c][kind as usize]
+            && !r.contains(to)
+        {
+            return;
         }
         let zone = &v.promotion_region[c];
         let pawn_slot = Some(kind) == self.pawn_type;
@@ -205,7 +205,7 @@ impl Ruleset {
                     self.add_gated(pos, us, with_extra(Move::promotion(from, to, p)), list);
                 }
             }
-            if pawn_slot && promoted.is_some() && !(v.piece_promotion_on_capture && !capture) {
+            if pawn_slot && promoted.is_some() && (capture || !v.piece_promotion_on_capture) {
                 list.push(with_extra(Move::piece_promotion(from, to)));
             }
             if v.mandatory_pawn_promotion {
@@ -276,10 +276,10 @@ impl Ruleset {
         if !v.drop_region[c].contains(sq) {
             return false;
         }
-        if let Some(r) = &v.mobility_region[c][t as usize] {
-            if !r.contains(sq) {
-                return false;
-            }
+        if let Some(r) = &v.mobility_region[c][t as usize]
+            && !r.contains(sq)
+        {
+            return false;
         }
         if Some(t) == self.pawn_type {
             if !v.promotion_zone_pawn_drops && v.promotion_region[c].contains(sq) {
@@ -318,14 +318,13 @@ impl Ruleset {
                 if self.drop_allowed(pos, us, t, sq, false) {
                     list.push(Move::drop(t, sq));
                 }
-                if let Some(p) = promoted {
-                    if self.drop_allowed(pos, us, p, sq, false)
+                if let Some(p) = promoted
+                    && (self.drop_allowed(pos, us, p, sq, false)
                         || (v.drop_region[us as usize].contains(sq)
                             && !(v.immobility_illegal
-                                && self.tables.immobile[us as usize][p as usize].contains(sq)))
-                    {
-                        list.push(Move::promoted_drop(t, sq));
-                    }
+                                && self.tables.immobile[us as usize][p as usize].contains(sq))))
+                {
+                    list.push(Move::promoted_drop(t, sq));
                 }
             }
         }

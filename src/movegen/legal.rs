@@ -200,26 +200,24 @@ impl Ruleset {
                     }
                 }
             }
-            MoveKind::Pass => {
-                if v.pass_on_stalemate[us as usize] && !v.pass[us as usize] {
-                    if pos.in_check() {
+            MoveKind::Pass if v.pass_on_stalemate[us as usize] && !v.pass[us as usize] => {
+                if pos.in_check() {
+                    return false;
+                }
+                let mut list = MoveList::new();
+                self.generate_pseudo(pos, &mut list);
+                for &other in list.iter() {
+                    if other.kind() != MoveKind::Pass && self.is_legal(pos, other) {
                         return false;
-                    }
-                    let mut list = MoveList::new();
-                    self.generate_pseudo(pos, &mut list);
-                    for &other in list.iter() {
-                        if other.kind() != MoveKind::Pass && self.is_legal(pos, other) {
-                            return false;
-                        }
                     }
                 }
             }
             _ => {}
         }
-        if v.must_drop {
-            if let Some(illegal) = self.must_drop_violation(pos, m) {
-                return !illegal;
-            }
+        if v.must_drop
+            && let Some(illegal) = self.must_drop_violation(pos, m)
+        {
+            return !illegal;
         }
         if v.drop_opposite_colored_bishop && m.is_drop() && !self.bishops_fit(pos, us, m) {
             return false;
@@ -348,10 +346,10 @@ impl Ruleset {
             return None;
         }
         if m.is_drop() {
-            if let Some(t) = v.must_drop_type {
-                if t != m.piece() {
-                    return Some(true);
-                }
+            if let Some(t) = v.must_drop_type
+                && t != m.piece()
+            {
+                return Some(true);
             }
             return None;
         }
@@ -372,7 +370,7 @@ impl Ruleset {
             return true;
         };
         let g = self.variant.geometry;
-        let dark = |s: Square| (g.file(s) + g.rank(s)) % 2 == 0;
+        let dark = |s: Square| (g.file(s) + g.rank(s)).is_multiple_of(2);
         let region = self.variant.drop_region[us as usize];
         let on_board = pos.pieces_of(us, bishop);
         let total = on_board.count() + pos.hand(us, bishop) as u32;

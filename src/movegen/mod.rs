@@ -156,12 +156,11 @@ impl Ruleset {
                 return true;
             }
         }
-        if self.variant.flying_general {
-            if let (Some(a), Some(b)) = (royals.first(), pos.royals(c.flip()).first()) {
-                if self.generals_face(pos, a, b) {
-                    return true;
-                }
-            }
+        if self.variant.flying_general
+            && let (Some(a), Some(b)) = (royals.first(), pos.royals(c.flip()).first())
+            && self.generals_face(pos, a, b)
+        {
+            return true;
         }
         false
     }
@@ -261,11 +260,11 @@ impl Ruleset {
         let (sx, sy) = (df.signum(), dr.signum());
         let mut any = false;
         for k in 1..n {
-            if let Some(sq) = g.offset(from, sx * k, sy * k) {
-                if v.en_passant_region[them as usize].contains(sq) {
-                    pos.toggle_ep(sq);
-                    any = true;
-                }
+            if let Some(sq) = g.offset(from, sx * k, sy * k)
+                && v.en_passant_region[them as usize].contains(sq)
+            {
+                pos.toggle_ep(sq);
+                any = true;
             }
         }
         if any {

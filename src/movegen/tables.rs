@@ -417,10 +417,10 @@ pub fn build(v: &Variant) -> Tables {
             for s in g.squares() {
                 let mut steps = Vec::new();
                 for (gc, mid) in comps.iter().zip(&multi_ids) {
-                    if let Some(r) = &gc.region {
-                        if !r[color as usize].contains(s) {
-                            continue;
-                        }
+                    if let Some(r) = &gc.region
+                        && !r[color as usize].contains(s)
+                    {
+                        continue;
                     }
                     if let Some(id) = mid {
                         steps.push(Step {
@@ -482,10 +482,10 @@ fn compute_immobile(t: &mut Tables, gated: &[Vec<Gated>], v: &Variant) {
                     {
                         return false;
                     }
-                    if let Some(r) = &gc.region {
-                        if !r[color as usize].contains(s) {
-                            return false;
-                        }
+                    if let Some(r) = &gc.region
+                        && !r[color as usize].contains(s)
+                    {
+                        return false;
                     }
                     let c = &gc.component;
                     if !c.final_leg().mode.contains(Mode::MOVE) {
@@ -599,10 +599,10 @@ fn build_probes(b: &mut Builder, gated: &[Vec<Gated>]) {
                 // A piece only attacks squares of its mobility region.
                 let mut types = *types;
                 for (t, r) in v.mobility_region[color as usize].iter().enumerate() {
-                    if let Some(r) = r {
-                        if !r.contains(target) {
-                            types &= !(1u64 << t);
-                        }
+                    if let Some(r) = r
+                        && !r.contains(target)
+                    {
+                        types &= !(1u64 << t);
                     }
                 }
                 if types == 0 {

@@ -82,10 +82,13 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
         v.flag_piece[us as usize].is_some_and(|t| pos.rules().royal_types & 1u64 << t != 0);
     if (!v.flag_move || royal_flag) && flag_reached(pos, them) {
         // Racing kings: Black may still draw by also reaching the flag region.
-        if v.flag_move && royal_flag && us == Color::Black && !pos.in_check() {
-            if can_reach_flag_now(pos, us) {
-                return None;
-            }
+        if v.flag_move
+            && royal_flag
+            && us == Color::Black
+            && !pos.in_check()
+            && can_reach_flag_now(pos, us)
+        {
+            return None;
         }
         return Some(GameValue::Loss);
     }

@@ -56,10 +56,10 @@ impl Ctx<'_> {
             if self.signals.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
-            if let Some(d) = self.deadline {
-                if Instant::now() >= d {
-                    self.stopped = true;
-                }
+            if let Some(d) = self.deadline
+                && Instant::now() >= d
+            {
+                self.stopped = true;
             }
         }
         if self.node_limit.is_some_and(|n| self.nodes >= n) {
@@ -211,7 +211,7 @@ pub fn search(
         Some(t)
     } else {
         limits.time_left.map(|left| {
-            let moves = limits.moves_to_go.unwrap_or(30).max(1) as u32;
+            let moves = limits.moves_to_go.unwrap_or(30).max(1);
             let share = left / moves + limits.increment / 2;
             share
                 .min(left / 2)
@@ -297,10 +297,11 @@ pub fn search(
         if ctx.stopped {
             break;
         }
-        if let Some(b) = budget {
-            if timed && start.elapsed() > b / 2 {
-                break;
-            }
+        if let Some(b) = budget
+            && timed
+            && start.elapsed() > b / 2
+        {
+            break;
         }
     }
     // Infinite and ponder searches wait for stop (or ponderhit with its clock).

@@ -67,18 +67,18 @@ pub fn read_sections(file: &str, text: &str) -> (Vec<Section>, Vec<LoadError>) {
                     "variant names are lower-case letters, digits and '-'",
                 ));
                 bad = true;
-            } else if let Some(p) = &parent {
-                if !valid_name(p) {
-                    errors.push(LoadError::new(
-                        file,
-                        line_no,
-                        &name,
-                        "parent",
-                        p,
-                        "variant names are lower-case letters, digits and '-'",
-                    ));
-                    bad = true;
-                }
+            } else if let Some(p) = &parent
+                && !valid_name(p)
+            {
+                errors.push(LoadError::new(
+                    file,
+                    line_no,
+                    &name,
+                    "parent",
+                    p,
+                    "variant names are lower-case letters, digits and '-'",
+                ));
+                bad = true;
             }
             broken.push(bad);
             continue;

@@ -927,10 +927,10 @@ impl<'a> Applier<'a> {
         // Keys of the dialect that Menagerie cannot play: accepted only at their
         // neutral value, otherwise the section is refused by name.
         for (key, neutral) in UNSUPPORTED_KEYS {
-            if let Some(e) = self.take(key) {
-                if e.value.trim() != *neutral {
-                    self.error(&e, "this rule is not supported by Menagerie");
-                }
+            if let Some(e) = self.take(key)
+                && e.value.trim() != *neutral
+            {
+                self.error(&e, "this rule is not supported by Menagerie");
             }
         }
         let leftover: Vec<Entry> = self.entries.values().cloned().collect();
@@ -1200,10 +1200,10 @@ impl Spec {
             }
         }
         let mut mobility_region: [Vec<Option<SquareSet>>; 2] = [vec![None; n], vec![None; n]];
-        for c in 0..2 {
-            for (slot, r) in &self.mobility_region[c] {
+        for (regions, given) in mobility_region.iter_mut().zip(&self.mobility_region) {
+            for (slot, r) in given {
                 if let Some(i) = index_of(slot) {
-                    mobility_region[c][i as usize] = Some(to_board(r));
+                    regions[i as usize] = Some(to_board(r));
                 }
             }
         }

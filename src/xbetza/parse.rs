@@ -290,9 +290,8 @@ fn build_component(
             if last {
                 // Plain p/g/y on a final leg keep the default move-or-capture.
                 mode |= Mode::MOVE | Mode::CAPTURE;
-            } else if !mode.intersects(Mode::HOP | Mode::GRASSHOP | Mode::TOGGLE) {
-                mode |= Mode::MOVE;
-            } else if mode.contains(Mode::TOGGLE) {
+            } else if !mode.intersects(Mode::HOP | Mode::GRASSHOP) || mode.contains(Mode::TOGGLE) {
+                // Non-final legs stop on empty squares (y too); p/g legs need an occupied one.
                 mode |= Mode::MOVE;
             }
         }
