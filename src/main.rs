@@ -3,7 +3,9 @@
 use clap::{Parser, Subcommand};
 use menagerie::board::{Position, RankNumbering};
 use menagerie::movegen::{Ruleset, notation, perft, perft_divide};
+use menagerie::movegen::bench_piece::piece_targets;
 use menagerie::variant::VariantSet;
+use menagerie::xbetza::Dialect;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -37,6 +39,24 @@ enum Command {
     },
     /// Check variant files: one line per variant, errors with file:line.
     Check { files: Vec<PathBuf> },
+    /// Show the moves of one XBetza piece on a scratch board (a tool for variant designers).
+    Moves {
+        /// The piece's moves in XBetza, e.g. `KNADcaKmcabK`.
+        betza: String,
+        /// Board size, files x ranks.
+        #[arg(long, default_value = "8x8")]
+        board: String,
+        /// The piece's square.
+        #[arg(long, default_value = "d4")]
+        square: String,
+        /// Other pieces: `Pd5,pe6` (upper case = own, lower case = enemy, K/k kings),
+        /// `@moved` (the piece has moved), `@ep=e6`.
+        #[arg(long, default_value = "-")]
+        occupancy: String,
+        /// Read the XBetza as Fairy-Stockfish does instead of as XBoard does.
+        #[arg(long)]
+        fairy_stockfish: bool,
+    },
     /// List the loaded variants.
     Variants {
         #[arg(long = "variants")]
@@ -140,6 +160,25 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)
+            }
+        }
+        Some(Command::Moves {
+            betza,
+            board,
+            square,
+            occupancy,
+            fairy_stockfish,
+        }) => {
+            let dialect = if fairy_stockfish { Dialect::FairyStockfish } else { Dialect::XBoard };
+            match piece_targets(&board, &square, &betza, &occupancy, dialect) {
+                Ok(targets) => {
+                    println!("{}", if targets.is_empty() { "-".to_string() } else { targets.join(" ") });
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
             }
         }
         Some(Command::Variants { variants }) => {

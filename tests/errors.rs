@@ -224,3 +224,17 @@ fn random_fens_and_moves_never_panic() {
         }
     }
 }
+
+#[test]
+fn readme_examples_load() {
+    let readme = include_str!("../README.md");
+    let mut set = VariantSet::builtin();
+    let mut blocks = 0;
+    for block in readme.split("```ini\n").skip(1) {
+        let text = block.split("```").next().unwrap_or("");
+        let report = set.load_str("README.md", text);
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        blocks += 1;
+    }
+    assert!(blocks > 0);
+}
