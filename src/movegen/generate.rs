@@ -124,7 +124,7 @@ impl Ruleset {
                 }
             }
         }
-        if self.multi_leg_types & 1u64 << kind != 0 {
+        if (self.multi_leg_types | t.overlapping[us as usize]) & 1u64 << kind != 0 {
             dedupe_from(list, start_len);
         }
     }

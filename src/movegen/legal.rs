@@ -238,10 +238,8 @@ impl Ruleset {
             None
         };
         pos.make(m);
-        let mut ok = match before {
-            Some(b) => self.pseudo_royals_safe(pos, us, &b),
-            None => !self.royal_attacked(pos, us),
-        };
+        let mut ok = before.is_none_or(|b| self.pseudo_royals_safe(pos, us, &b))
+            && !self.royal_attacked(pos, us);
         if ok && (!v.checking || (!v.drop_checks && m.is_drop())) && pos.in_check() {
             ok = false;
         }

@@ -138,11 +138,7 @@ impl Ruleset {
     /// the other one).
     pub fn in_check(&self, pos: &Position) -> bool {
         let us = pos.side_to_move();
-        if self.pseudo_royal {
-            self.pseudo_royal_attacked(pos, us)
-        } else {
-            self.royal_attacked(pos, us)
-        }
+        self.royal_attacked(pos, us) || (self.pseudo_royal && self.pseudo_royal_attacked(pos, us))
     }
 
     /// Is any royal piece of `c` attacked?

@@ -90,6 +90,9 @@ pub struct Tables {
     pub complex_attackers: [TypeSet; 2],
     /// Squares from which a piece has no move at all on an empty board.
     pub immobile: [Vec<SquareSet>; 2],
+    /// Types whose components can reach one square in two ways (their moves are
+    /// deduplicated), per colour.
+    pub overlapping: [TypeSet; 2],
     /// True when some attacker hops (screens matter for check).
     pub has_hoppers: bool,
     /// True when some attacker is lame (a blocking square matters for check).
@@ -388,6 +391,7 @@ pub fn build(v: &Variant) -> Tables {
             probes: Vec::new(),
             regions: Vec::new(),
             complex_attackers: [0, 0],
+            overlapping: [0, 0],
             immobile: [vec![SquareSet::EMPTY; n], vec![SquareSet::EMPTY; n]],
             has_hoppers: false,
             has_lame: false,
@@ -455,6 +459,17 @@ pub fn build(v: &Variant) -> Tables {
                             st.mode |= M_EP;
                         }
                     }
+                }
+                let mut targets = SquareSet::EMPTY;
+                let mut overlap = false;
+                for st in steps.iter().filter(|st| st.kind != StepKind::Multi) {
+                    for &sq in b.t.ray(st.start, st.len) {
+                        overlap |= targets.contains(sq);
+                        targets.insert(sq);
+                    }
+                }
+                if overlap {
+                    b.t.overlapping[color as usize] |= 1u64 << t;
                 }
                 let idx = (color as usize * n + t) * 256 + s as usize;
                 let start = b.t.steps.len() as u32;
