@@ -88,6 +88,9 @@ pub struct Tables {
     /// Types whose captures the probes cannot describe: attacks are found by
     /// generating their moves.
     pub complex_attackers: [TypeSet; 2],
+    /// For those types: per target square, the squares from which they could capture
+    /// there at all (a superset; indexed `(color * num_types + type) * 256 + target`).
+    pub complex_reach: Vec<SquareSet>,
     /// Squares from which a piece has no move at all on an empty board.
     pub immobile: [Vec<SquareSet>; 2],
     /// Types whose components can reach one square in two ways (their moves are
@@ -391,6 +394,7 @@ pub fn build(v: &Variant) -> Tables {
             probes: Vec::new(),
             regions: Vec::new(),
             complex_attackers: [0, 0],
+            complex_reach: Vec::new(),
             overlapping: [0, 0],
             immobile: [vec![SquareSet::EMPTY; n], vec![SquareSet::EMPTY; n]],
             has_hoppers: false,
@@ -480,7 +484,83 @@ pub fn build(v: &Variant) -> Tables {
     }
     compute_immobile(&mut b.t, &gated, v);
     build_probes(&mut b, &gated);
+    compute_complex_reach(&mut b.t, &gated);
     b.t
+}
+
+/// Where could a piece capture from `origin` on an empty board, counting every square
+/// any leg passes with a capturing mode (a superset of its real captures)?
+fn capture_spots(g: Geometry, comps: &[Gated], color: Color, origin: Square) -> SquareSet {
+    let sign = if color == Color::White { 1 } else { -1 };
+    let mut spots = SquareSet::EMPTY;
+    for gc in comps {
+        if let Some(r) = &gc.region {
+            if !r[color as usize].contains(origin) {
+                continue;
+            }
+        }
+        let c = &gc.component;
+        if c.atom.shape == AtomShape::Castle {
+            continue;
+        }
+        let mut frontier = vec![(origin, 0u8, 1usize)];
+        for (li, leg) in c.legs.iter().enumerate() {
+            let captures = leg.mode.intersects(Mode::CAPTURE | Mode::DESTROY);
+            let mut next = Vec::new();
+            for &(sq, prev, _) in &frontier {
+                for &d in &leg.directions {
+                    let dir = if li == 0 { d } else { (prev + d) % 8 };
+                    let (x, y) = c.atom.vector(dir);
+                    let cyl = leg.mode.contains(Mode::CYLINDER);
+                    let mut cur = sq;
+                    for n in 1..=leg.range.max_steps().min(16) {
+                        let step = if cyl {
+                            g.offset_wrapping(cur, x * sign, y * sign)
+                        } else {
+                            g.offset(cur, x * sign, y * sign)
+                        };
+                        let Some(to) = step else {
+                            break;
+                        };
+                        if to == sq {
+                            break;
+                        }
+                        cur = to;
+                        if captures {
+                            spots.insert(to);
+                        }
+                        next.push((to, dir, n));
+                    }
+                }
+            }
+            next.sort_unstable();
+            next.dedup();
+            frontier = next;
+        }
+    }
+    spots
+}
+
+fn compute_complex_reach(t: &mut Tables, gated: &[Vec<Gated>]) {
+    let n = t.num_types;
+    if t.complex_attackers == [0, 0] {
+        return;
+    }
+    t.complex_reach = vec![SquareSet::EMPTY; 2 * n * 256];
+    let g = t.geometry;
+    for color in Color::BOTH {
+        for (kind, comps) in gated.iter().enumerate() {
+            if t.complex_attackers[color as usize] & 1u64 << kind == 0 {
+                continue;
+            }
+            for origin in g.squares() {
+                for target in capture_spots(g, comps, color, origin).iter() {
+                    t.complex_reach[(color as usize * n + kind) * 256 + target as usize]
+                        .insert(origin);
+                }
+            }
+        }
+    }
 }
 
 fn compute_immobile(t: &mut Tables, gated: &[Vec<Gated>], v: &Variant) {
