@@ -10,6 +10,8 @@ pub const M_CAPTURE: u8 = 2;
 pub const M_DESTROY: u8 = 4;
 pub const M_EP: u8 = 8;
 pub const M_TAME: u8 = 16;
+/// The step comes from an initial (`i`) component.
+pub const M_INITIAL: u8 = 32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepKind {
@@ -430,6 +432,7 @@ pub fn build(v: &Variant) -> Tables {
                     {
                         continue;
                     }
+                    let first = steps.len();
                     if let Some(id) = mid {
                         steps.push(Step {
                             kind: StepKind::Multi,
@@ -444,6 +447,11 @@ pub fn build(v: &Variant) -> Tables {
                         });
                     } else {
                         b.compile_single(&gc.component, color, s, &mut steps);
+                    }
+                    if gc.component.initial {
+                        for st in &mut steps[first..] {
+                            st.mode |= M_INITIAL;
+                        }
                     }
                 }
                 // En passant for pawn-like types (Fairy-Stockfish): squares the piece
