@@ -502,10 +502,10 @@ fn capture_spots(g: Geometry, comps: &[Gated], color: Color, origin: Square) -> 
     let sign = if color == Color::White { 1 } else { -1 };
     let mut spots = SquareSet::EMPTY;
     for gc in comps {
-        if let Some(r) = &gc.region {
-            if !r[color as usize].contains(origin) {
-                continue;
-            }
+        if let Some(r) = &gc.region
+            && !r[color as usize].contains(origin)
+        {
+            continue;
         }
         let c = &gc.component;
         if c.atom.shape == AtomShape::Castle {
