@@ -6,21 +6,8 @@ use menagerie::movegen::{Ruleset, notation};
 use menagerie::variant::VariantSet;
 use menagerie::xbetza::{self, Dialect};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn string(&mut self, alphabet: &[u8], max: usize) -> String {
-        let n = (self.next() % max as u64) as usize;
-        (0..n)
-            .map(|_| alphabet[(self.next() % alphabet.len() as u64) as usize] as char)
-            .collect()
-    }
-}
+mod common;
+use common::Rng;
 
 #[test]
 fn xbetza_errors_name_position_and_reason() {

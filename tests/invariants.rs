@@ -6,16 +6,8 @@ use menagerie::board::Position;
 use menagerie::movegen::{MoveList, Ruleset};
 use menagerie::variant::VariantSet;
 
-/// Small deterministic generator (no external crates needed).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+mod common;
+use common::Rng;
 
 #[test]
 fn keys_unmake_and_fen_round_trip() {

@@ -308,31 +308,26 @@ impl Ruleset {
 
     /// After `us` moved: are its pseudo-royal pieces all there and safe?
     fn pseudo_royals_safe(&self, pos: &Position, us: Color, before: &[[u32; 64]; 2]) -> bool {
-        let limit = self.variant.extinction_piece_count + 1;
-        let them = us.flip();
-        let mut ty = self.variant.extinction_piece_types;
-        while ty != 0 {
-            let t = ty.trailing_zeros() as usize;
-            ty &= ty - 1;
-            // Losing one of our own pseudo-royals (e.g. by our own explosion) is illegal.
-            if before[us as usize][t] <= limit
-                && pos.count(us, t as PieceType) < before[us as usize][t]
-            {
-                return false;
+        // Did `c` lose one of the pieces that were pseudo-royal before the move?
+        let lost = |c: Color| {
+            let limit = self.variant.extinction_piece_count + 1;
+            let mut ty = self.variant.extinction_piece_types;
+            while ty != 0 {
+                let t = ty.trailing_zeros() as usize;
+                ty &= ty - 1;
+                let was = before[c as usize][t];
+                if was <= limit && pos.count(c, t as PieceType) < was {
+                    return true;
+                }
             }
+            false
+        };
+        // Losing one of our own (e.g. by our own explosion) is illegal; taking one of
+        // theirs ends the game, so it is legal whatever else happens.
+        if lost(us) {
+            return false;
         }
-        let mut ty = self.variant.extinction_piece_types;
-        while ty != 0 {
-            let t = ty.trailing_zeros() as usize;
-            ty &= ty - 1;
-            // Taking one of theirs ends the game: legal whatever else happens.
-            if before[them as usize][t] <= limit
-                && pos.count(them, t as PieceType) < before[them as usize][t]
-            {
-                return true;
-            }
-        }
-        !self.pseudo_royal_attacked(pos, us)
+        lost(us.flip()) || !self.pseudo_royal_attacked(pos, us)
     }
 
     /// Is a pseudo-royal piece of `c` attacked (touching enemy pseudo-royals are

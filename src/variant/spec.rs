@@ -447,6 +447,41 @@ impl<'a> Applier<'a> {
         }
     }
 
+    /// `BASE` (both sides), then `BASEWhite` and `BASEBlack`.
+    fn sided_piece_sets(&mut self, spec: &Spec, base: &str, target: &mut [SlotSet; 2]) {
+        for (key, sides) in sided_keys(base) {
+            if self.entries.contains_key(&key) {
+                let mut s = SlotSet::default();
+                self.piece_set(spec, &key, &mut s);
+                for &c in sides {
+                    target[c] = s.clone();
+                }
+            }
+        }
+    }
+
+    fn sided_piece_types(&mut self, spec: &Spec, base: &str, target: &mut [Option<String>; 2]) {
+        for (key, sides) in sided_keys(base) {
+            if self.entries.contains_key(&key) {
+                let mut t = None;
+                self.piece_type(spec, &key, &mut t);
+                for &c in sides {
+                    target[c] = t.clone();
+                }
+            }
+        }
+    }
+
+    /// A region key per side: `[white key, black key]`.
+    fn sided_regions(&mut self, keys: [&str; 2], target: &mut [Region; 2]) {
+        for (c, key) in keys.iter().enumerate() {
+            let mut r = target[c];
+            if self.region(key, &mut r) {
+                target[c] = r;
+            }
+        }
+    }
+
     fn piece_set(&mut self, spec: &Spec, key: &str, target: &mut SlotSet) {
         let Some(e) = self.take(key) else {
             return;
@@ -580,12 +615,10 @@ impl<'a> Applier<'a> {
             self.piece_set(spec, "castlingRookPiece", &mut rp);
             spec.castling_rook_pieces = [rp.clone(), rp];
         }
-        for (key, c) in [("whiteDropRegion", 0), ("blackDropRegion", 1)] {
-            let mut r = spec.drop_region[c];
-            if self.region(key, &mut r) {
-                spec.drop_region[c] = r;
-            }
-        }
+        self.sided_regions(
+            ["whiteDropRegion", "blackDropRegion"],
+            &mut spec.drop_region,
+        );
 
         // pawnTypes sets every pawn-related set at once.
         if let Some(e) = self.entries.get("pawnTypes").cloned() {
@@ -624,12 +657,10 @@ impl<'a> Applier<'a> {
             spec.start_fen = e.value.clone();
             spec.start_fen_origin = Some((self.file.to_string(), e.line));
         }
-        for (key, c) in [("promotionRegionWhite", 0), ("promotionRegionBlack", 1)] {
-            let mut r = spec.promotion_region[c];
-            if self.region(key, &mut r) {
-                spec.promotion_region[c] = r;
-            }
-        }
+        self.sided_regions(
+            ["promotionRegionWhite", "promotionRegionBlack"],
+            &mut spec.promotion_region,
+        );
         for (key, colors) in [
             ("promotionPawnTypes", &[0usize, 1][..]),
             ("promotionPawnTypesWhite", &[0][..]),
@@ -649,19 +680,9 @@ impl<'a> Applier<'a> {
                 self.take(key);
             }
         }
-        for (key, colors) in [
-            ("promotionPieceTypes", &[0usize, 1][..]),
-            ("promotionPieceTypesWhite", &[0][..]),
-            ("promotionPieceTypesBlack", &[1][..]),
-        ] {
-            let mut s = SlotSet::default();
-            if self.entries.contains_key(key) {
-                self.piece_set(spec, key, &mut s);
-                for &c in colors {
-                    spec.promotion_piece_types[c] = s.clone();
-                }
-            }
-        }
+        let mut sets = spec.promotion_piece_types.clone();
+        self.sided_piece_sets(spec, "promotionPieceTypes", &mut sets);
+        spec.promotion_piece_types = sets;
         if let Some((e, pairs)) = self.map(spec, "promotionLimit") {
             spec.promotion_limit.clear();
             for (slot, v) in pairs {
@@ -727,60 +748,34 @@ impl<'a> Applier<'a> {
         self.piece_set(spec, "mutuallyImmuneTypes", &mut s);
         spec.mutually_immune_types = s;
         self.bool("doubleStep", &mut spec.double_step);
-        for (key, c) in [("doubleStepRegionWhite", 0), ("doubleStepRegionBlack", 1)] {
-            let mut r = spec.double_step_region[c];
-            if self.region(key, &mut r) {
-                spec.double_step_region[c] = r;
-            }
-        }
-        for (key, c) in [("tripleStepRegionWhite", 0), ("tripleStepRegionBlack", 1)] {
-            let mut r = spec.triple_step_region[c];
-            if self.region(key, &mut r) {
-                spec.triple_step_region[c] = r;
-            }
-        }
+        self.sided_regions(
+            ["doubleStepRegionWhite", "doubleStepRegionBlack"],
+            &mut spec.double_step_region,
+        );
+        self.sided_regions(
+            ["tripleStepRegionWhite", "tripleStepRegionBlack"],
+            &mut spec.triple_step_region,
+        );
         let mut r = Region::EMPTY;
         if self.region("enPassantRegion", &mut r) {
             spec.en_passant_region = [r, r];
         }
-        for (key, c) in [("enPassantRegionWhite", 0), ("enPassantRegionBlack", 1)] {
-            let mut r = spec.en_passant_region[c];
-            if self.region(key, &mut r) {
-                spec.en_passant_region[c] = r;
-            }
-        }
-        for (key, colors) in [
-            ("enPassantTypes", &[0usize, 1][..]),
-            ("enPassantTypesWhite", &[0][..]),
-            ("enPassantTypesBlack", &[1][..]),
-        ] {
-            if self.entries.contains_key(key) {
-                let mut s = SlotSet::default();
-                self.piece_set(spec, key, &mut s);
-                for &c in colors {
-                    spec.en_passant_types[c] = s.clone();
-                }
-            }
-        }
+        self.sided_regions(
+            ["enPassantRegionWhite", "enPassantRegionBlack"],
+            &mut spec.en_passant_region,
+        );
+        let mut sets = spec.en_passant_types.clone();
+        self.sided_piece_sets(spec, "enPassantTypes", &mut sets);
+        spec.en_passant_types = sets;
         self.bool("castling", &mut spec.castling);
         self.bool("castlingDroppedPiece", &mut spec.castling_dropped_piece);
         self.file_value("castlingKingsideFile", &mut spec.castling_kingside_file);
         self.file_value("castlingQueensideFile", &mut spec.castling_queenside_file);
         self.rank("castlingRank", &mut spec.castling_rank);
         self.file_value("castlingKingFile", &mut spec.castling_king_file);
-        for (key, colors) in [
-            ("castlingKingPiece", &[0usize, 1][..]),
-            ("castlingKingPieceWhite", &[0][..]),
-            ("castlingKingPieceBlack", &[1][..]),
-        ] {
-            if self.entries.contains_key(key) {
-                let mut t = None;
-                self.piece_type(spec, key, &mut t);
-                for &c in colors {
-                    spec.castling_king_piece[c] = t.clone();
-                }
-            }
-        }
+        let mut types = spec.castling_king_piece.clone();
+        self.sided_piece_types(spec, "castlingKingPiece", &mut types);
+        spec.castling_king_piece = types;
         self.file_value(
             "castlingRookKingsideFile",
             &mut spec.castling_rook_kingside_file,
@@ -789,19 +784,9 @@ impl<'a> Applier<'a> {
             "castlingRookQueensideFile",
             &mut spec.castling_rook_queenside_file,
         );
-        for (key, colors) in [
-            ("castlingRookPieces", &[0usize, 1][..]),
-            ("castlingRookPiecesWhite", &[0][..]),
-            ("castlingRookPiecesBlack", &[1][..]),
-        ] {
-            if self.entries.contains_key(key) {
-                let mut s = SlotSet::default();
-                self.piece_set(spec, key, &mut s);
-                for &c in colors {
-                    spec.castling_rook_pieces[c] = s.clone();
-                }
-            }
-        }
+        let mut sets = spec.castling_rook_pieces.clone();
+        self.sided_piece_sets(spec, "castlingRookPieces", &mut sets);
+        spec.castling_rook_pieces = sets;
         self.bool("oppositeCastling", &mut spec.opposite_castling);
         self.bool("checking", &mut spec.checking);
         self.bool("dropChecks", &mut spec.drop_checks);
@@ -820,12 +805,10 @@ impl<'a> Applier<'a> {
             "promotionZonePawnDrops",
             &mut spec.promotion_zone_pawn_drops,
         );
-        for (key, c) in [("dropRegionWhite", 0), ("dropRegionBlack", 1)] {
-            let mut r = spec.drop_region[c];
-            if self.region(key, &mut r) {
-                spec.drop_region[c] = r;
-            }
-        }
+        self.sided_regions(
+            ["dropRegionWhite", "dropRegionBlack"],
+            &mut spec.drop_region,
+        );
         self.bool(
             "dropOppositeColoredBishop",
             &mut spec.drop_opposite_colored_bishop,
@@ -860,19 +843,9 @@ impl<'a> Applier<'a> {
                 _ => self.error(&e, "expected a rank number from 1 to 16"),
             }
         }
-        for (key, colors) in [
-            ("nMoveRuleTypes", &[0usize, 1][..]),
-            ("nMoveRuleTypesWhite", &[0][..]),
-            ("nMoveRuleTypesBlack", &[1][..]),
-        ] {
-            if self.entries.contains_key(key) {
-                let mut s = SlotSet::default();
-                self.piece_set(spec, key, &mut s);
-                for &c in colors {
-                    spec.n_move_rule_types[c] = s.clone();
-                }
-            }
-        }
+        let mut sets = spec.n_move_rule_types.clone();
+        self.sided_piece_sets(spec, "nMoveRuleTypes", &mut sets);
+        spec.n_move_rule_types = sets;
         self.int("nMoveRule", &mut spec.n_move_rule);
         self.int("nFoldRule", &mut spec.n_fold_rule);
         self.value("nFoldValue", &mut spec.n_fold_value);
@@ -896,29 +869,17 @@ impl<'a> Applier<'a> {
             "extinctionOpponentPieceCount",
             &mut spec.extinction_opponent_piece_count,
         );
-        for (key, colors) in [
-            ("flagPiece", &[0usize, 1][..]),
-            ("flagPieceWhite", &[0][..]),
-            ("flagPieceBlack", &[1][..]),
-        ] {
-            if self.entries.contains_key(key) {
-                let mut t = None;
-                self.piece_type(spec, key, &mut t);
-                for &c in colors {
-                    spec.flag_piece[c] = t.clone();
-                }
-            }
-        }
+        let mut types = spec.flag_piece.clone();
+        self.sided_piece_types(spec, "flagPiece", &mut types);
+        spec.flag_piece = types;
         let mut r = Region::EMPTY;
         if self.region("flagRegion", &mut r) {
             spec.flag_region = [r, r];
         }
-        for (key, c) in [("flagRegionWhite", 0), ("flagRegionBlack", 1)] {
-            let mut r = spec.flag_region[c];
-            if self.region(key, &mut r) {
-                spec.flag_region[c] = r;
-            }
-        }
+        self.sided_regions(
+            ["flagRegionWhite", "flagRegionBlack"],
+            &mut spec.flag_region,
+        );
         self.int("flagPieceCount", &mut spec.flag_piece_count);
         self.bool("flagPieceBlockedWin", &mut spec.flag_piece_blocked_win);
         self.bool("flagMove", &mut spec.flag_move);
@@ -1035,6 +996,15 @@ impl<'a> Applier<'a> {
             }
         }
     }
+}
+
+/// `BASE` for both sides, then `BASEWhite`, `BASEBlack`.
+fn sided_keys(base: &str) -> [(String, &'static [usize]); 3] {
+    [
+        (base.to_string(), &[0, 1]),
+        (format!("{base}White"), &[0]),
+        (format!("{base}Black"), &[1]),
+    ]
 }
 
 fn first_slot(spec: &Spec, value: &str) -> Option<String> {
