@@ -2,5 +2,42 @@
 
 /// (file name, contents) of every built-in variant file, in load order: a file may
 /// only inherit from variants of files listed before it (or of its own file).
-pub const BUILTIN_FILES: &[(&str, &str)] =
-    &[("chess.ini", include_str!("../../variants/chess.ini"))];
+pub const BUILTIN_FILES: &[(&str, &str)] = &[
+    ("chess.ini", include_str!("../../variants/chess.ini")),
+    (
+        "fairy-pieces.ini",
+        include_str!("../../variants/fairy-pieces.ini"),
+    ),
+    (
+        "objectives.ini",
+        include_str!("../../variants/objectives.ini"),
+    ),
+    (
+        "antichess.ini",
+        include_str!("../../variants/antichess.ini"),
+    ),
+    ("atomic.ini", include_str!("../../variants/atomic.ini")),
+    (
+        "crazyhouse.ini",
+        include_str!("../../variants/crazyhouse.ini"),
+    ),
+    ("seirawan.ini", include_str!("../../variants/seirawan.ini")),
+    ("shatranj.ini", include_str!("../../variants/shatranj.ini")),
+    ("makruk.ini", include_str!("../../variants/makruk.ini")),
+    (
+        "minichess.ini",
+        include_str!("../../variants/minichess.ini"),
+    ),
+    (
+        "capablanca.ini",
+        include_str!("../../variants/capablanca.ini"),
+    ),
+    ("grand.ini", include_str!("../../variants/grand.ini")),
+    ("shogi.ini", include_str!("../../variants/shogi.ini")),
+    ("xiangqi.ini", include_str!("../../variants/xiangqi.ini")),
+    ("games.ini", include_str!("../../variants/games.ini")),
+    (
+        "menagerie.ini",
+        include_str!("../../variants/menagerie.ini"),
+    ),
+];
