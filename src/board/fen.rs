@@ -232,6 +232,13 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         checks_remaining = Some([a.min(31), b.min(31)]);
         idx += 1;
     }
+    // Fairy-Stockfish writes a makruk counting limit before the counters once the
+    // count is on ("... w - 128 51 149"): three numbers where two are expected.
+    // Menagerie does not play the counting rule; the limit is skipped.
+    let numbers_left = fields[idx..].iter().take_while(|f| is_number(f)).count();
+    if numbers_left == 3 {
+        idx += 1;
+    }
     let mut number = |name: &str| -> Result<Option<u32>, FenError> {
         match fields.get(idx) {
             None => Ok(None),
