@@ -1,0 +1,193 @@
+//! Game end by each variant's own rules: checkmate and stalemate values, extinction,
+//! flags, check counting, shogi pawn-drop mate, repetition and the n-move rule.
+
+use menagerie::board::{Position, RankNumbering};
+use menagerie::movegen::{MoveList, Ruleset, notation};
+use menagerie::rules::{immediate_result, no_moves_value, optional_result, repetition_result};
+use menagerie::variant::{GameValue, VariantSet};
+use std::sync::Arc;
+
+fn rules(name: &str) -> Arc<Ruleset> {
+    let set = VariantSet::builtin();
+    Ruleset::new(
+        set.get(name)
+            .unwrap_or_else(|| panic!("{name} is built in")),
+    )
+}
+
+fn pos(variant: &str, fen: &str) -> Position {
+    Position::from_fen(&rules(variant), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn legal_count(p: &mut Position) -> usize {
+    let r = p.rules().clone();
+    let mut list = MoveList::new();
+    r.generate_legal(p, &mut list);
+    list.len()
+}
+
+fn play(p: &mut Position, moves: &str) {
+    for m in moves.split_whitespace() {
+        let mv = notation::parse_move(p, m, RankNumbering::FromOne)
+            .unwrap_or_else(|e| panic!("{m}: {e}"));
+        p.make(mv);
+    }
+}
+
+/// No legal move: the value of the position by the variant's rules.
+fn end_value(variant: &str, fen: &str) -> GameValue {
+    let mut p = pos(variant, fen);
+    assert_eq!(
+        legal_count(&mut p),
+        0,
+        "{variant} {fen} should have no legal move"
+    );
+    no_moves_value(&p)
+}
+
+#[test]
+fn checkmate_and_stalemate_values() {
+    // Fool's mate: White is mated.
+    assert_eq!(
+        end_value(
+            "chess",
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+        ),
+        GameValue::Loss
+    );
+    // Chess stalemate is a draw...
+    assert_eq!(
+        end_value("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+        GameValue::Draw
+    );
+    // ...in xiangqi it loses (the general has no move: d9 and e10 are covered).
+    assert_eq!(
+        end_value("xiangqi", "3k5/R8/9/9/9/9/9/9/9/4RK3 b - - 0 1"),
+        GameValue::Loss
+    );
+    // Antichess: stalemate wins.
+    assert_eq!(
+        end_value("antichess", "8/8/8/8/8/1p6/1P6/8 w - - 0 1"),
+        GameValue::Win
+    );
+}
+
+#[test]
+fn extinction_ends_the_game_before_any_move() {
+    // Antichess: the side without pieces wins.
+    let mut p = pos("antichess", "8/8/8/8/8/8/8/1Q6 b - - 0 1");
+    assert_eq!(immediate_result(&p), Some(GameValue::Win));
+    assert_eq!(legal_count(&mut p), 0, "a decided game has no legal moves");
+    // Atomic: a side whose king exploded has lost.
+    assert_eq!(
+        immediate_result(&pos("atomic", "8/8/8/8/8/8/8/4K3 b - - 0 1")),
+        Some(GameValue::Loss)
+    );
+    // Shatranj: a bare king loses, but only once the other side cannot bare it back.
+    assert_eq!(
+        immediate_result(&pos("shatranj", "4k3/8/8/8/8/8/8/R2QK3 b - - 0 1")),
+        Some(GameValue::Loss)
+    );
+    assert_eq!(
+        immediate_result(&pos("shatranj", "4k3/8/8/8/8/8/8/R3K3 b - - 0 1")),
+        None
+    );
+}
+
+#[test]
+fn flags_and_check_counting() {
+    // King of the hill: the opponent's king reached the centre.
+    assert_eq!(
+        immediate_result(&pos("kingofthehill", "8/8/8/8/4K3/8/8/k7 b - - 0 1")),
+        Some(GameValue::Loss)
+    );
+    // Racing kings: White reached the 8th rank and Black cannot follow...
+    assert_eq!(
+        immediate_result(&pos("racingkings", "K7/8/8/8/8/8/8/7k b - - 0 1")),
+        Some(GameValue::Loss)
+    );
+    // ...but a Black king that can reach it as well still plays on (and draws).
+    assert_eq!(
+        immediate_result(&pos("racingkings", "K7/6k1/8/8/8/8/8/8 b - - 0 1")),
+        None
+    );
+    assert_eq!(
+        immediate_result(&pos("racingkings", "K5k1/8/8/8/8/8/8/8 w - - 0 1")),
+        Some(GameValue::Draw)
+    );
+    // Three-check: Black has no checks left to give, so White (to move) has lost.
+    assert_eq!(
+        immediate_result(&pos(
+            "3check",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 3+0 0 1"
+        )),
+        Some(GameValue::Loss)
+    );
+    // Giving check counts down; the third check wins.
+    let mut p = pos("3check", "4k3/8/8/8/8/8/8/R3K3 w - - 3+3 0 1");
+    play(&mut p, "a1a8 e8e7 a8a7 e7e6");
+    assert_eq!(p.state().checks_remaining, [1, 3]);
+    play(&mut p, "a7a6");
+    assert_eq!(immediate_result(&p), Some(GameValue::Loss));
+}
+
+#[test]
+fn shogi_pawn_drop_mate_loses_for_the_dropper() {
+    let mut p = pos("shogi", "R3k3R/9/4G4/9/9/9/9/9/4K4[P] w - - 0 1");
+    play(&mut p, "P@e8");
+    assert!(p.in_check());
+    assert_eq!(legal_count(&mut p), 0);
+    assert_eq!(no_moves_value(&p), GameValue::Win, "the mated side wins");
+    // The same mate by a gold drop is a normal checkmate.
+    let mut p = pos("shogi", "R3k3R/9/4G4/9/9/9/9/9/4K4[G] w - - 0 1");
+    play(&mut p, "G@e8");
+    assert_eq!(legal_count(&mut p), 0);
+    assert_eq!(no_moves_value(&p), GameValue::Loss);
+}
+
+#[test]
+fn repetition_and_move_rules() {
+    // Chess: the third occurrence is a draw.
+    let r = rules("chess");
+    let mut p = Position::start(&r);
+    play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
+    assert_eq!(repetition_result(&p, 3), None);
+    play(&mut p, "f6g8");
+    assert_eq!(repetition_result(&p, 3), Some(GameValue::Draw));
+    // Minishogi: the fourth occurrence loses for White (sente), whoever moves.
+    let r = rules("minishogi");
+    let mut p = Position::start(&r);
+    play(
+        &mut p,
+        "b1b2 d5d4 b2b1 d4d5 b1b2 d5d4 b2b1 d4d5 b1b2 d5d4 b2b1",
+    );
+    assert_eq!(optional_result(&p, || true), None);
+    play(&mut p, "d4d5");
+    assert_eq!(optional_result(&p, || true), Some(GameValue::Loss));
+    // The 50-move rule.
+    let p = pos("chess", "4k3/8/8/8/8/8/8/4K2R w K - 100 80");
+    assert_eq!(optional_result(&p, || true), Some(GameValue::Draw));
+    let p = pos("chess", "4k3/8/8/8/8/8/8/4K2R w K - 99 80");
+    assert_eq!(optional_result(&p, || true), None);
+}
+
+#[test]
+fn perpetual_check_loses_in_xiangqi() {
+    // The red chariot follows the general up and down the palace, checking each time.
+    let r = rules("xiangqi");
+    let mut p = Position::from_fen(&r, "4k4/9/9/9/9/9/9/9/9/3K1R3 w - - 0 1").expect("fen");
+    let cycle = "f10f9 e9e10 f9f10 e10e9";
+    play(&mut p, "f1f10 e10e9");
+    for _ in 0..3 {
+        play(&mut p, cycle);
+    }
+    // Red to move; the position occurs for the fourth time and every Black position
+    // of the cycle was check: Red, the checker, loses.
+    assert_eq!(repetition_result(&p, 4), Some(GameValue::Loss));
+    // Without perpetual checks a fourfold repetition is a draw in xiangqi.
+    let mut p = Position::from_fen(&r, "4k4/9/9/9/9/9/9/9/9/3K1R3 w - - 0 1").expect("fen");
+    for _ in 0..4 {
+        play(&mut p, "f1f2 e10e9 f2f1 e9e10");
+    }
+    assert_eq!(repetition_result(&p, 4), Some(GameValue::Draw));
+}
