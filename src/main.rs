@@ -2,14 +2,18 @@
 
 use clap::{Parser, Subcommand};
 use menagerie::board::{Position, RankNumbering};
-use menagerie::movegen::{notation, perft, perft_divide, Ruleset};
+use menagerie::movegen::{Ruleset, notation, perft, perft_divide};
 use menagerie::variant::VariantSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "menagerie", version, about = "A chess-variant engine for XBoard and UCI GUIs")]
+#[command(
+    name = "menagerie",
+    version,
+    about = "A chess-variant engine for XBoard and UCI GUIs"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -33,6 +37,17 @@ enum Command {
     },
     /// Check variant files: one line per variant, errors with file:line.
     Check { files: Vec<PathBuf> },
+    /// Search fixed positions of many variants to a fixed depth; prints the total node
+    /// count (a regression signature at one thread) and the speed.
+    Bench {
+        /// Search depth (plies).
+        depth: Option<u32>,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
     /// List the loaded variants.
     Variants {
         #[arg(long = "variants")]
@@ -50,11 +65,7 @@ fn load(files: &[PathBuf]) -> Result<VariantSet, ExitCode> {
             ok = false;
         }
     }
-    if ok {
-        Ok(set)
-    } else {
-        Err(ExitCode::from(1))
-    }
+    if ok { Ok(set) } else { Err(ExitCode::from(1)) }
 }
 
 fn main() -> ExitCode {
@@ -94,7 +105,11 @@ fn main() -> ExitCode {
             let nodes = if divide && depth > 0 {
                 let mut total = 0;
                 for (m, n) in perft_divide(&mut pos, depth) {
-                    println!("{}: {}", notation::move_to_string(&pos, m, RankNumbering::FromOne), n);
+                    println!(
+                        "{}: {}",
+                        notation::move_to_string(&pos, m, RankNumbering::FromOne),
+                        n
+                    );
                     total += n;
                 }
                 println!();
@@ -103,7 +118,11 @@ fn main() -> ExitCode {
                 perft(&mut pos, depth)
             };
             let secs = start.elapsed().as_secs_f64();
-            eprintln!("time {:.3} s, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
+            eprintln!(
+                "time {:.3} s, {:.0} nodes/s",
+                secs,
+                nodes as f64 / secs.max(1e-9)
+            );
             println!("Nodes searched: {nodes}");
             ExitCode::SUCCESS
         }
@@ -134,13 +153,48 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         }
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => {
+            let depth = depth
+                .unwrap_or(menagerie::search::bench::DEFAULT_DEPTH)
+                .max(1);
+            let total = menagerie::search::bench::run(depth, threads.max(1), hash, |l| {
+                let score = match l.score {
+                    menagerie::search::Score::Cp(c) => format!("cp {c}"),
+                    menagerie::search::Score::Mate(m) => format!("mate {m}"),
+                };
+                println!(
+                    "Position {:2} {:<13} depth {:2} best {:<8} score {:<9} nodes {:>10} time {:>6} ms  {}",
+                    l.index,
+                    l.variant,
+                    l.depth,
+                    l.best,
+                    score,
+                    l.nodes,
+                    l.time.as_millis(),
+                    l.fen
+                );
+            });
+            let secs = total.time.as_secs_f64().max(1e-9);
+            println!("===========================");
+            println!("Total time (ms) : {}", total.time.as_millis());
+            println!("Nodes searched: {}", total.nodes);
+            println!("Nodes/second: {}", (total.nodes as f64 / secs) as u64);
+            ExitCode::SUCCESS
+        }
         Some(Command::Variants { variants }) => {
             let set = match load(&variants) {
                 Ok(s) => s,
                 Err(code) => return code,
             };
             for v in set.iter() {
-                println!("{} {}x{} {}", v.name, v.geometry.files, v.geometry.ranks, v.source);
+                println!(
+                    "{} {}x{} {}",
+                    v.name, v.geometry.files, v.geometry.ranks, v.source
+                );
             }
             ExitCode::SUCCESS
         }
