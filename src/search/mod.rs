@@ -4,6 +4,7 @@
 
 pub mod bench;
 mod history;
+pub mod movegen_fast;
 mod movepick;
 mod thread;
 mod timeman;

@@ -5,6 +5,7 @@
 //! for the moves it actually plays.
 
 use super::history::History;
+use super::movegen_fast::FastGen;
 use crate::board::Position;
 use crate::eval::Evaluator;
 use crate::movegen::{Move, MoveKind, MoveList, Ruleset};
@@ -16,6 +17,9 @@ pub struct PickBuf {
     scores: Vec<i32>,
     bad: Vec<Move>,
 }
+
+/// Quiet moves picked in score order before the rest come in generation order.
+const SORTED_QUIETS: usize = 8;
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -41,6 +45,7 @@ pub struct MovePicker {
     n_tried_ref: usize,
     index: usize,
     qsearch: bool,
+    sort_all: bool,
     buf: PickBuf,
 }
 
@@ -147,6 +152,7 @@ impl MovePicker {
             n_tried_ref: 0,
             index: 0,
             qsearch: false,
+            sort_all: false,
             buf,
         }
     }
@@ -195,6 +201,7 @@ impl MovePicker {
     pub fn next(
         &mut self,
         rules: &Ruleset,
+        movegen: &FastGen,
         pos: &mut Position,
         eval: &Evaluator,
         hist: &History,
@@ -265,7 +272,7 @@ impl MovePicker {
                 }
                 Stage::GenQuiets => {
                     self.buf.list.clear();
-                    rules.generate_pseudo(pos, &mut self.buf.list);
+                    movegen.generate(pos, &mut self.buf.list);
                     self.buf.scores.clear();
                     let stm = pos.side_to_move() as usize;
                     let mut i = 0;
@@ -291,7 +298,15 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    if let Some(m) = self.pick_best() {
+                    // The first few by selection (cut-offs come early); after that the
+                    // order matters little and sorting hundreds of drops would not pay.
+                    if self.index < SORTED_QUIETS || self.sort_all {
+                        if let Some(m) = self.pick_best() {
+                            return Some(m);
+                        }
+                    } else if self.index < self.buf.list.moves.len() {
+                        let m = self.buf.list.moves[self.index];
+                        self.index += 1;
                         return Some(m);
                     }
                     self.stage = Stage::BadCaptures;
@@ -310,7 +325,7 @@ impl MovePicker {
                     if rules.variant.must_capture {
                         rules.generate_legal(pos, &mut self.buf.list);
                     } else {
-                        rules.generate_pseudo(pos, &mut self.buf.list);
+                        movegen.generate(pos, &mut self.buf.list);
                     }
                     self.buf.scores.clear();
                     let stm = pos.side_to_move() as usize;
@@ -327,9 +342,10 @@ impl MovePicker {
                         };
                         self.buf.scores.push(s);
                     }
+                    // Evasions are few: pick them all in order, like quiets.
+                    self.sort_all = true;
                     self.index = 0;
                     self.stage = Stage::Quiets;
-                    // Reuse the quiet stage's picking; nothing follows it.
                     self.buf.bad.clear();
                 }
                 Stage::Done => return None,

@@ -5,6 +5,7 @@
 //! single-threaded search.
 
 use super::history::History;
+use super::movegen_fast::FastGen;
 use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::{Worker, root_moves, to_score};
@@ -94,6 +95,7 @@ pub fn run(
     }
     tt.new_search();
     let eval = Arc::new(Evaluator::new(pos.rules()));
+    let movegen = Arc::new(FastGen::new(pos.rules()));
     let shared = Arc::new(Shared {
         tt,
         stop: AtomicBool::new(false),
@@ -112,7 +114,14 @@ pub fn run(
             .ok()
             .and_then(|mut s| s.take())
             .unwrap_or_default();
-        let mut w = Worker::new(i, pos.clone(), eval.clone(), shared.clone(), hist);
+        let mut w = Worker::new(
+            i,
+            pos.clone(),
+            eval.clone(),
+            movegen.clone(),
+            shared.clone(),
+            hist,
+        );
         w.root_moves = roots.clone();
         if i == 0 {
             w.iterate(

@@ -4,6 +4,7 @@
 //! own game-end rules.
 
 use super::history::{HISTORY_MAX, History, last_mover};
+use super::movegen_fast::FastGen;
 use super::movepick::{MovePicker, PickBuf};
 use super::thread::Shared;
 use super::timeman::TimeManager;
@@ -103,6 +104,7 @@ pub struct Worker {
     pub pos: Position,
     rules: Arc<Ruleset>,
     eval: Arc<Evaluator>,
+    movegen: Arc<FastGen>,
     shared: Arc<Shared>,
     pub nodes: u64,
     published: u64,
@@ -124,6 +126,9 @@ pub struct Worker {
     null_ok: bool,
     /// Types that count as "pieces" for the null-move zugzwang guard.
     non_pawn: u64,
+    /// Mate search: no forward pruning or reductions, so that a mate in N is found
+    /// at depth 2N-1.
+    exhaustive: bool,
 }
 
 impl Worker {
@@ -131,6 +136,7 @@ impl Worker {
         id: usize,
         pos: Position,
         eval: Arc<Evaluator>,
+        movegen: Arc<FastGen>,
         shared: Arc<Shared>,
         hist: History,
     ) -> Worker {
@@ -152,6 +158,7 @@ impl Worker {
             pos,
             rules,
             eval,
+            movegen,
             shared,
             nodes: 0,
             published: 0,
@@ -176,6 +183,7 @@ impl Worker {
             node_limit: None,
             null_ok,
             non_pawn,
+            exhaustive: false,
         }
     }
 
@@ -269,6 +277,7 @@ impl Worker {
     ) {
         self.tm = tm;
         self.node_limit = if self.is_main() { limits.nodes } else { None };
+        self.exhaustive = limits.mate.is_some();
         let max_depth = limits
             .depth
             .map(|d| d.clamp(1, MAX_PLY as u32 - 10) as i32)
@@ -415,7 +424,6 @@ impl Worker {
         let in_check = self.pos.in_check();
         for i in start..n {
             let m = self.root_moves[i].mv;
-            self.nodes += 1;
             let capture = self.rules.is_capture(&self.pos, m);
             self.pos.make(m);
             let gives_check = self.pos.in_check();
@@ -424,7 +432,13 @@ impl Worker {
             if i == start {
                 score = -self.search(-beta, -alpha, new_depth, 1, false);
             } else {
-                let r = if depth >= 3 && !capture && !gives_check && !in_check && i > start + 3 {
+                let r = if !self.exhaustive
+                    && depth >= 3
+                    && !capture
+                    && !gives_check
+                    && !in_check
+                    && i > start + 3
+                {
                     (self.lmr[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1)
                 } else {
                     0
@@ -544,7 +558,7 @@ impl Worker {
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
         self.stack[ply + 1].killers = [Move::NONE; 2];
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && !self.exhaustive {
             // Reverse futility: far above beta near the leaves, stand.
             if depth <= 6
                 && eval - 90 * (depth - improving as i32) >= beta
@@ -577,7 +591,8 @@ impl Worker {
         }
         // No hash move in a PV or cut node: search a little shallower (the table
         // will have a move next time).
-        let depth = if tt_move.is_none() && depth >= 4 && (pv_node || cut_node) {
+        let depth = if !self.exhaustive && tt_move.is_none() && depth >= 4 && (pv_node || cut_node)
+        {
             depth - 1
         } else {
             depth
@@ -602,6 +617,7 @@ impl Worker {
         let eval_arc = self.eval.clone();
         while let Some(m) = picker.next(
             &rules,
+            &self.movegen,
             &mut self.pos,
             &eval_arc,
             &self.hist,
@@ -616,7 +632,12 @@ impl Worker {
             let is_killer = self.stack[ply].killers.contains(&m) || m == counter;
             // Late-move pruning and futility need to know if the move checks: decided
             // after making it.
-            let prune_candidate = !pv_node && !in_check && quiet && best > -MATE_BOUND && legal > 1;
+            let prune_candidate = !self.exhaustive
+                && !pv_node
+                && !in_check
+                && quiet
+                && best > -MATE_BOUND
+                && legal > 1;
             self.pos.make(m);
             let gives_check = self.pos.in_check();
             if prune_candidate && !gives_check {
@@ -631,7 +652,6 @@ impl Worker {
                     continue;
                 }
             }
-            self.nodes += 1;
             let ext = (gives_check && (ply as i32) < 2 * self.root_depth) as i32;
             let new_depth = depth - 1 + ext;
             let mut score;
@@ -639,7 +659,11 @@ impl Worker {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
             } else {
                 let mut r = 0;
-                if depth >= 3 && legal > 1 + pv_node as usize && (quiet || !pv_node) && !gives_check
+                if !self.exhaustive
+                    && depth >= 3
+                    && legal > 1 + pv_node as usize
+                    && (quiet || !pv_node)
+                    && !gives_check
                 {
                     r = self.lmr[depth.min(63) as usize][legal.min(63)];
                     r += cut_node as i32;
@@ -793,6 +817,7 @@ impl Worker {
         let mut best_move = Move::NONE;
         while let Some(m) = picker.next(
             &rules,
+            &self.movegen,
             &mut self.pos,
             &eval_arc,
             &self.hist,
