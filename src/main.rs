@@ -48,10 +48,44 @@ enum Command {
         #[arg(long, default_value_t = 16)]
         hash: usize,
     },
+    /// Opening books.
+    Book {
+        #[command(subcommand)]
+        action: BookAction,
+    },
     /// List the loaded variants.
     Variants {
         #[arg(long = "variants")]
         variants: Vec<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum BookAction {
+    /// Build a book from the engine's own searches (written to book/VARIANT.txt
+    /// unless --output says otherwise); the file header records the command.
+    Build {
+        #[arg(long)]
+        variant: String,
+        /// Plies from the start position the book covers.
+        #[arg(long, default_value_t = 6)]
+        plies: u32,
+        /// Search depth per position.
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        /// Principal variations searched per position.
+        #[arg(long, default_value_t = 3)]
+        width: usize,
+        /// Keep moves within this many centipawns of the best.
+        #[arg(long, default_value_t = 40)]
+        margin: i32,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Extra variant files (loaded after the built-in ones).
+        #[arg(long = "variants")]
+        variants: Vec<PathBuf>,
+        #[arg(long)]
+        output: Option<PathBuf>,
     },
 }
 
@@ -183,6 +217,54 @@ fn main() -> ExitCode {
             println!("Total time (ms) : {}", total.time.as_millis());
             println!("Nodes searched: {}", total.nodes);
             println!("Nodes/second: {}", (total.nodes as f64 / secs) as u64);
+            ExitCode::SUCCESS
+        }
+        Some(Command::Book {
+            action:
+                BookAction::Build {
+                    variant,
+                    plies,
+                    depth,
+                    width,
+                    margin,
+                    threads,
+                    variants,
+                    output,
+                },
+        }) => {
+            let set = match load(&variants) {
+                Ok(s) => s,
+                Err(code) => return code,
+            };
+            let Some(v) = set.get(&variant) else {
+                eprintln!("error: unknown variant '{variant}'");
+                return ExitCode::from(1);
+            };
+            let rules = Ruleset::new(v);
+            let start = Position::start(&rules);
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            let header = vec![
+                "menagerie opening book (format: see src/book/mod.rs)".to_string(),
+                format!("variant: {variant}"),
+                format!("command: menagerie {}", args.join(" ")),
+            ];
+            let opts = menagerie::book::build::BuildOptions {
+                plies,
+                depth,
+                width: width.max(1),
+                margin,
+                threads: threads.max(1),
+                ..Default::default()
+            };
+            let text = menagerie::book::build::build(&start, &opts, &header, |n, line| {
+                eprintln!("{n:5} {line}");
+            });
+            let path = output.unwrap_or_else(|| PathBuf::from(format!("book/{variant}.txt")));
+            if let Err(e) = std::fs::write(&path, text) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitCode::from(1);
+            }
+            eprintln!("wrote {}", path.display());
             ExitCode::SUCCESS
         }
         Some(Command::Variants { variants }) => {
