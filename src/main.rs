@@ -2,18 +2,14 @@
 
 use clap::{Parser, Subcommand};
 use menagerie::board::{Position, RankNumbering};
-use menagerie::movegen::{Ruleset, notation, perft, perft_divide};
+use menagerie::movegen::{notation, perft, perft_divide, Ruleset};
 use menagerie::variant::VariantSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(
-    name = "menagerie",
-    version,
-    about = "A chess-variant engine for XBoard and UCI GUIs"
-)]
+#[command(name = "menagerie", version, about = "A chess-variant engine for XBoard and UCI GUIs")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -99,7 +95,11 @@ fn load(files: &[PathBuf]) -> Result<VariantSet, ExitCode> {
             ok = false;
         }
     }
-    if ok { Ok(set) } else { Err(ExitCode::from(1)) }
+    if ok {
+        Ok(set)
+    } else {
+        Err(ExitCode::from(1))
+    }
 }
 
 fn main() -> ExitCode {
@@ -139,11 +139,7 @@ fn main() -> ExitCode {
             let nodes = if divide && depth > 0 {
                 let mut total = 0;
                 for (m, n) in perft_divide(&mut pos, depth) {
-                    println!(
-                        "{}: {}",
-                        notation::move_to_string(&pos, m, RankNumbering::FromOne),
-                        n
-                    );
+                    println!("{}: {}", notation::move_to_string(&pos, m, RankNumbering::FromOne), n);
                     total += n;
                 }
                 println!();
@@ -152,11 +148,7 @@ fn main() -> ExitCode {
                 perft(&mut pos, depth)
             };
             let secs = start.elapsed().as_secs_f64();
-            eprintln!(
-                "time {:.3} s, {:.0} nodes/s",
-                secs,
-                nodes as f64 / secs.max(1e-9)
-            );
+            eprintln!("time {:.3} s, {:.0} nodes/s", secs, nodes as f64 / secs.max(1e-9));
             println!("Nodes searched: {nodes}");
             ExitCode::SUCCESS
         }
@@ -273,10 +265,7 @@ fn main() -> ExitCode {
                 Err(code) => return code,
             };
             for v in set.iter() {
-                println!(
-                    "{} {}x{} {}",
-                    v.name, v.geometry.files, v.geometry.ranks, v.source
-                );
+                println!("{} {}x{} {}", v.name, v.geometry.files, v.geometry.ranks, v.source);
             }
             ExitCode::SUCCESS
         }

@@ -6,7 +6,7 @@
 use super::position::{NO_SQUARE, PROMOTED_UNKNOWN};
 use super::{Color, Piece, Position, RankNumbering, Square};
 use crate::movegen::Ruleset;
-use crate::variant::{MAX_PIECE_TYPES, PieceType, Variant};
+use crate::variant::{PieceType, Variant, MAX_PIECE_TYPES};
 use std::fmt;
 use std::sync::Arc;
 
@@ -112,10 +112,7 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             if letter == '*' {
                 return err("holes in the board ('*') are not supported");
             }
-            let Some(t) = variant
-                .type_of_letter(letter)
-                .filter(|_| letter.is_ascii_alphabetic())
-            else {
+            let Some(t) = variant.type_of_letter(letter).filter(|_| letter.is_ascii_alphabetic()) else {
                 return err(format!("'{letter}' is not a piece of {}", variant.name));
             };
             let color = if letter.is_ascii_uppercase() {
@@ -144,11 +141,7 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             if file >= g.files as u32 {
                 return err(format!("rank {} has more than {} files", rank + 1, g.files));
             }
-            board.push((
-                g.square(file as u8, rank),
-                Piece::new(color, placed),
-                promoted,
-            ));
+            board.push((g.square(file as u8, rank), Piece::new(color, placed), promoted));
             file += 1;
         }
         if file != g.files as u32 {
@@ -165,20 +158,12 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             if c == '-' {
                 continue;
             }
-            let Some(t) = variant
-                .type_of_letter(c)
-                .filter(|_| c.is_ascii_alphabetic())
-            else {
-                return err(format!(
-                    "'{c}' in the holdings is not a piece of {}",
-                    variant.name
-                ));
+            let Some(t) = variant.type_of_letter(c).filter(|_| c.is_ascii_alphabetic()) else {
+                return err(format!("'{c}' in the holdings is not a piece of {}", variant.name));
             };
             let color = if c.is_ascii_uppercase() { 0 } else { 1 };
             let slot = &mut hands[color][t as usize];
-            *slot = slot
-                .checked_add(1)
-                .ok_or_else(|| FenError("too many pieces in hand".into()))?;
+            *slot = slot.checked_add(1).ok_or_else(|| FenError("too many pieces in hand".into()))?;
         }
     }
     let side = match fields.get(1) {
@@ -256,10 +241,7 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         }
     }
     if idx < fields.len() {
-        return err(format!(
-            "unexpected text '{}' at the end",
-            fields[idx..].join(" ")
-        ));
+        return err(format!("unexpected text '{}' at the end", fields[idx..].join(" ")));
     }
     Ok(Setup {
         board,
@@ -275,9 +257,7 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
 
 /// Does the variant's start position read? (Used when loading variant files.)
 pub fn check_start_position(variant: &Variant) -> Result<(), String> {
-    parse(variant, &variant.start_fen)
-        .map(|_| ())
-        .map_err(|e| e.0)
+    parse(variant, &variant.start_fen).map(|_| ()).map_err(|e| e.0)
 }
 
 impl Position {
@@ -289,8 +269,7 @@ impl Position {
 
     /// The variant's start position.
     pub fn start(rules: &Arc<Ruleset>) -> Position {
-        Position::from_fen(rules, &rules.variant.start_fen)
-            .expect("start positions are checked when variants load")
+        Position::from_fen(rules, &rules.variant.start_fen).expect("start positions are checked when variants load")
     }
 
     pub fn from_setup(rules: &Arc<Ruleset>, s: &Setup) -> Position {
@@ -311,18 +290,10 @@ impl Position {
         pos.set_side(s.side);
         // Castling rights and gates, as Fairy-Stockfish reads them.
         for &tok in &s.castling {
-            let c = if tok.is_ascii_lowercase() {
-                Color::Black
-            } else {
-                Color::White
-            };
+            let c = if tok.is_ascii_lowercase() { Color::Black } else { Color::White };
             let up = tok.to_ascii_uppercase();
             let rank = rules.castling_rank(c);
-            let is_rook = |p: Piece| {
-                p.is_some()
-                    && p.color() == c
-                    && v.castling_rook_pieces[c as usize] & 1u64 << p.kind() != 0
-            };
+            let is_rook = |p: Piece| p.is_some() && p.color() == c && v.castling_rook_pieces[c as usize] & 1u64 << p.kind() != 0;
             let rook_sq: Option<Square> = if v.castling && up == 'K' {
                 let mut f = v.castling_rook_kingside_file as i32;
                 loop {
@@ -395,9 +366,7 @@ impl Position {
                 let gates = pos.state().gates[c as usize];
                 let king_gated = k != NO_SQUARE
                     && gates.contains(k)
-                    && v.castling_king_piece[c as usize].is_some_and(|kt| {
-                        pos.piece_at(k).kind() == kt && pos.piece_at(k).is_some()
-                    });
+                    && v.castling_king_piece[c as usize].is_some_and(|kt| pos.piece_at(k).kind() == kt && pos.piece_at(k).is_some());
                 if king_gated
                     && pos.state().castling[c as usize].is_empty()
                     && (!v.seirawan_gating || pos.hand_total(c) > 0 || v.captures_to_hand)
@@ -495,11 +464,7 @@ impl Position {
             }
             out.push(']');
         }
-        out.push_str(if self.side_to_move() == Color::White {
-            " w "
-        } else {
-            " b "
-        });
+        out.push_str(if self.side_to_move() == Color::White { " w " } else { " b " });
         let st = self.state();
         let mut cast = String::new();
         for c in Color::BOTH {
@@ -515,9 +480,7 @@ impl Position {
                 !v.chess960
                     && !range.iter().any(|&f| {
                         let p = self.piece_at(g.square(f, rank));
-                        p.is_some()
-                            && p.color() == c
-                            && v.castling_rook_pieces[c as usize] & 1u64 << p.kind() != 0
+                        p.is_some() && p.color() == c && v.castling_rook_pieces[c as usize] & 1u64 << p.kind() != 0
                     })
             };
             let mut rights: Vec<Square> = st.castling[c as usize].iter().collect();
@@ -529,27 +492,16 @@ impl Position {
                 } else {
                     (b'A' + g.file(sq)) as char
                 };
-                cast.push(if c == Color::White {
-                    ch
-                } else {
-                    ch.to_ascii_lowercase()
-                });
+                cast.push(if c == Color::White { ch } else { ch.to_ascii_lowercase() });
             }
             if v.gating && (!v.seirawan_gating || self.hand_total(c) > 0 || v.captures_to_hand) {
                 for f in 0..g.files {
                     let gated = st.gates[c as usize].iter().any(|s| g.file(s) == f);
-                    let redundant = (!v.chess960
-                        && !st.castling[c as usize].is_empty()
-                        && k != NO_SQUARE
-                        && g.file(k) == f)
+                    let redundant = (!v.chess960 && !st.castling[c as usize].is_empty() && k != NO_SQUARE && g.file(k) == f)
                         || st.castling[c as usize].iter().any(|s| g.file(s) == f);
                     if gated && !redundant {
                         let ch = (b'A' + f) as char;
-                        cast.push(if c == Color::White {
-                            ch
-                        } else {
-                            ch.to_ascii_lowercase()
-                        });
+                        cast.push(if c == Color::White { ch } else { ch.to_ascii_lowercase() });
                     }
                 }
             }
@@ -565,10 +517,7 @@ impl Position {
         }
         out.push(' ');
         if v.check_counting {
-            out.push_str(&format!(
-                "{}+{} ",
-                st.checks_remaining[0], st.checks_remaining[1]
-            ));
+            out.push_str(&format!("{}+{} ", st.checks_remaining[0], st.checks_remaining[1]));
         }
         out.push_str(&format!("{} {}", st.rule50, 1 + self.game_ply() / 2));
         out

@@ -1,7 +1,7 @@
 //! Pseudo-legal move generation: walks the compiled step tables, applies promotion,
 //! drop, castling, gating and en passant rules of the variant.
 
-use super::tables::{M_CAPTURE, M_DESTROY, M_EP, M_MOVE, M_TAME, MultiPattern, StepKind};
+use super::tables::{MultiPattern, StepKind, M_CAPTURE, M_DESTROY, M_EP, M_MOVE, M_TAME};
 use super::{Move, MoveKind, MoveList, Ruleset};
 use crate::board::{Color, Piece, Position, Square, SquareSet};
 use crate::variant::PieceType;
@@ -28,14 +28,7 @@ impl Ruleset {
     }
 
     /// Pseudo-legal moves of the piece on `from` (of colour `us`).
-    pub(crate) fn piece_moves(
-        &self,
-        pos: &Position,
-        us: Color,
-        from: Square,
-        list: &mut MoveList,
-        captures_only: bool,
-    ) {
+    pub(crate) fn piece_moves(&self, pos: &Position, us: Color, from: Square, list: &mut MoveList, captures_only: bool) {
         let pc = pos.piece_at(from);
         let kind = pc.kind();
         let t = &self.tables;
@@ -57,33 +50,11 @@ impl Ruleset {
                             continue;
                         }
                     }
-                    self.target(
-                        pos,
-                        us,
-                        kind,
-                        from,
-                        to,
-                        step.mode,
-                        royal,
-                        ep,
-                        list,
-                        captures_only,
-                    );
+                    self.target(pos, us, kind, from, to, step.mode, royal, ep, list, captures_only);
                 }
                 StepKind::Slide => {
                     for &to in t.ray(step.start, step.len) {
-                        if !self.target(
-                            pos,
-                            us,
-                            kind,
-                            from,
-                            to,
-                            step.mode,
-                            royal,
-                            ep,
-                            list,
-                            captures_only,
-                        ) {
+                        if !self.target(pos, us, kind, from, to, step.mode, royal, ep, list, captures_only) {
                             break;
                         }
                     }
@@ -99,18 +70,7 @@ impl Ruleset {
                             continue;
                         }
                         after += 1;
-                        if !self.target(
-                            pos,
-                            us,
-                            kind,
-                            from,
-                            to,
-                            step.mode,
-                            royal,
-                            ep,
-                            list,
-                            captures_only,
-                        ) {
+                        if !self.target(pos, us, kind, from, to, step.mode, royal, ep, list, captures_only) {
                             break;
                         }
                         if step.hop_after != 0 && after >= step.hop_after {
@@ -263,14 +223,7 @@ impl Ruleset {
 
     /// May a piece of type `t` be dropped (or gated) on `sq`, by the drop-region rules
     /// (emptiness aside)?
-    pub(crate) fn drop_allowed(
-        &self,
-        pos: &Position,
-        us: Color,
-        t: PieceType,
-        sq: Square,
-        gating: bool,
-    ) -> bool {
+    pub(crate) fn drop_allowed(&self, pos: &Position, us: Color, t: PieceType, sq: Square, gating: bool) -> bool {
         let v = &self.variant;
         let c = us as usize;
         if !v.drop_region[c].contains(sq) {
@@ -309,11 +262,7 @@ impl Ruleset {
             if pos.hand(us, t) == 0 {
                 continue;
             }
-            let promoted = if v.drop_promoted {
-                v.promoted_piece_type[t as usize]
-            } else {
-                None
-            };
+            let promoted = if v.drop_promoted { v.promoted_piece_type[t as usize] } else { None };
             for sq in empty.iter() {
                 if self.drop_allowed(pos, us, t, sq, false) {
                     list.push(Move::drop(t, sq));
@@ -321,8 +270,7 @@ impl Ruleset {
                 if let Some(p) = promoted {
                     if self.drop_allowed(pos, us, p, sq, false)
                         || (v.drop_region[us as usize].contains(sq)
-                            && !(v.immobility_illegal
-                                && self.tables.immobile[us as usize][p as usize].contains(sq)))
+                            && !(v.immobility_illegal && self.tables.immobile[us as usize][p as usize].contains(sq)))
                     {
                         list.push(Move::promoted_drop(t, sq));
                     }
@@ -339,8 +287,7 @@ impl Ruleset {
         }
         let v = &self.variant;
         let kp = pos.piece_at(king);
-        if kp.is_none() || kp.color() != us || v.castling_king_piece[us as usize] != Some(kp.kind())
-        {
+        if kp.is_none() || kp.color() != us || v.castling_king_piece[us as usize] != Some(kp.kind()) {
             return;
         }
         // A royal king may not castle out of check.
@@ -350,10 +297,7 @@ impl Ruleset {
         let occ = pos.occupied();
         for rook in st.castling[us as usize].iter() {
             let rp = pos.piece_at(rook);
-            if rp.is_none()
-                || rp.color() != us
-                || v.castling_rook_pieces[us as usize] & 1u64 << rp.kind() == 0
-            {
+            if rp.is_none() || rp.color() != us || v.castling_rook_pieces[us as usize] & 1u64 << rp.kind() == 0 {
                 continue;
             }
             if self.castling_path(us, king, rook).intersects(&occ) {
@@ -428,9 +372,8 @@ impl Walker<'_> {
         if self.captures_only && !any {
             return;
         }
-        self.rules.add_move(
-            self.pos, self.us, self.kind, self.from, to, any, extra, self.list,
-        );
+        self.rules
+            .add_move(self.pos, self.us, self.kind, self.from, to, any, extra, self.list);
     }
 
     fn leg(&mut self, index: usize, at: Square, prev_dir: u8, prev_len: usize) {
@@ -494,9 +437,7 @@ impl Walker<'_> {
                     }
                     let own = p.color() == self.us;
                     let tame_block = mode.contains(Mode::TAME) && royal & 1u64 << p.kind() != 0;
-                    if (!own && mode.contains(Mode::CAPTURE) && !tame_block)
-                        || (own && mode.contains(Mode::DESTROY))
-                    {
+                    if (!own && mode.contains(Mode::CAPTURE) && !tame_block) || (own && mode.contains(Mode::DESTROY)) {
                         self.emit(sq, true);
                     }
                     break;
@@ -509,10 +450,8 @@ impl Walker<'_> {
                     continue;
                 }
                 let own = p.color() == self.us;
-                let hop = mode.intersects(Mode::HOP | Mode::GRASSHOP)
-                    && (!mode.contains(Mode::TAME) || own);
-                let capture =
-                    (!own && mode.contains(Mode::CAPTURE)) || (own && mode.contains(Mode::DESTROY));
+                let hop = mode.intersects(Mode::HOP | Mode::GRASSHOP) && (!mode.contains(Mode::TAME) || own);
+                let capture = (!own && mode.contains(Mode::CAPTURE)) || (own && mode.contains(Mode::DESTROY));
                 if capture && self.n_captured < self.captured.len() {
                     self.captured[self.n_captured] = sq;
                     self.n_captured += 1;

@@ -99,10 +99,7 @@ impl Ruleset {
                 }
                 ProbeKind::Leap => {
                     let attacker = pos.piece_at(ray[0]);
-                    if attacker.is_none()
-                        || attacker.color() != them
-                        || p.types & 1u64 << attacker.kind() == 0
-                    {
+                    if attacker.is_none() || attacker.color() != them || p.types & 1u64 << attacker.kind() == 0 {
                         continue;
                     }
                     for &b in t.ray(p.block_start, p.block_len as u16) {
@@ -119,11 +116,7 @@ impl Ruleset {
             if let Some(other) = pos.royals(them).first() {
                 let g = self.variant.geometry;
                 if g.file(other) == g.file(king) {
-                    let (lo, hi) = if king < other {
-                        (king, other)
-                    } else {
-                        (other, king)
-                    };
+                    let (lo, hi) = if king < other { (king, other) } else { (other, king) };
                     let between: Vec<Square> = (lo as usize + g.files as usize..hi as usize)
                         .step_by(g.files as usize)
                         .map(|s| s as Square)
@@ -159,10 +152,7 @@ impl Ruleset {
                     }
                 } else {
                     let mover = pos.piece_at(m.from()).kind();
-                    if to_ok
-                        && self.royal_types & 1u64 << mover == 0
-                        && !info.sensitive_from.contains(m.from())
-                    {
+                    if to_ok && self.royal_types & 1u64 << mover == 0 && !info.sensitive_from.contains(m.from()) {
                         return true;
                     }
                 }
@@ -188,11 +178,7 @@ impl Ruleset {
                     }
                 }
                 if self.royal_types & 1u64 << kp.kind() != 0 {
-                    let (lo, hi) = if kto < m.from() {
-                        (kto, m.from())
-                    } else {
-                        (m.from(), kto)
-                    };
+                    let (lo, hi) = if kto < m.from() { (kto, m.from()) } else { (m.from(), kto) };
                     for s in lo..=hi {
                         if s != m.from() && self.attacked_by(pos, s, them) {
                             return false;
@@ -227,10 +213,7 @@ impl Ruleset {
         if v.mutually_immune_types != 0 && m.kind() == MoveKind::Normal {
             let a = pos.piece_at(m.from());
             let b = pos.piece_at(m.to());
-            if b.is_some()
-                && a.kind() == b.kind()
-                && v.mutually_immune_types & 1u64 << a.kind() != 0
-            {
+            if b.is_some() && a.kind() == b.kind() && v.mutually_immune_types & 1u64 << a.kind() != 0 {
                 return false;
             }
         }
@@ -289,9 +272,7 @@ impl Ruleset {
             let t = ty.trailing_zeros() as usize;
             ty &= ty - 1;
             // Losing one of our own pseudo-royals (e.g. by our own explosion) is illegal.
-            if before[us as usize][t] <= limit
-                && pos.count(us, t as PieceType) < before[us as usize][t]
-            {
+            if before[us as usize][t] <= limit && pos.count(us, t as PieceType) < before[us as usize][t] {
                 return false;
             }
         }
@@ -300,9 +281,7 @@ impl Ruleset {
             let t = ty.trailing_zeros() as usize;
             ty &= ty - 1;
             // Taking one of theirs ends the game: legal whatever else happens.
-            if before[them as usize][t] <= limit
-                && pos.count(them, t as PieceType) < before[them as usize][t]
-            {
+            if before[them as usize][t] <= limit && pos.count(them, t as PieceType) < before[them as usize][t] {
                 return true;
             }
         }
@@ -318,10 +297,7 @@ impl Ruleset {
         for sq in ours.iter() {
             if self.variant.blast_on_capture
                 && theirs.iter().any(|o| {
-                    let (df, dr) = (
-                        g.file(o) as i32 - g.file(sq) as i32,
-                        g.rank(o) as i32 - g.rank(sq) as i32,
-                    );
+                    let (df, dr) = (g.file(o) as i32 - g.file(sq) as i32, g.rank(o) as i32 - g.rank(sq) as i32);
                     df.abs() <= 1 && dr.abs() <= 1
                 })
             {

@@ -99,8 +99,7 @@ pub struct Tables {
 impl Tables {
     #[inline]
     pub fn steps_of(&self, color: Color, kind: PieceType, sq: Square) -> &[Step] {
-        let (s, l) =
-            self.step_index[(color as usize * self.num_types + kind as usize) * 256 + sq as usize];
+        let (s, l) = self.step_index[(color as usize * self.num_types + kind as usize) * 256 + sq as usize];
         &self.steps[s as usize..(s + l) as usize]
     }
     #[inline]
@@ -137,9 +136,7 @@ fn gated_components(v: &Variant, t: PieceType) -> Vec<Gated> {
         let g = v.geometry;
         let spr = v.soldier_promotion_rank.max(1) - 1;
         let region = |white: bool| -> SquareSet {
-            g.squares()
-                .filter(|&s| g.relative_rank(s, white) >= spr)
-                .collect()
+            g.squares().filter(|&s| g.relative_rank(s, white) >= spr).collect()
         };
         for c in parse("fW") {
             out.push(Gated {
@@ -357,11 +354,7 @@ impl<'a> Builder<'a> {
                         block_start: 0,
                         block_len: 0,
                         must_jump: false,
-                        hop_after: if leg.mode.contains(Mode::GRASSHOP) {
-                            1
-                        } else {
-                            0
-                        },
+                        hop_after: if leg.mode.contains(Mode::GRASSHOP) { 1 } else { 0 },
                         multi: 0,
                     });
                 }
@@ -393,9 +386,7 @@ pub fn build(v: &Variant) -> Tables {
             has_lame: false,
         },
     };
-    let gated: Vec<Vec<Gated>> = (0..n)
-        .map(|t| gated_components(v, t as PieceType))
-        .collect();
+    let gated: Vec<Vec<Gated>> = (0..n).map(|t| gated_components(v, t as PieceType)).collect();
     for color in Color::BOTH {
         let sign = if color == Color::White { 1 } else { -1 };
         for (t, comps) in gated.iter().enumerate() {
@@ -412,8 +403,7 @@ pub fn build(v: &Variant) -> Tables {
                     multi_ids.push(None);
                 }
             }
-            let ep_capable =
-                v.en_passant_types[color as usize] & 1 << t != 0 || v.pieces[t].is_pawn_slot();
+            let ep_capable = v.en_passant_types[color as usize] & 1 << t != 0 || v.pieces[t].is_pawn_slot();
             for s in g.squares() {
                 let mut steps = Vec::new();
                 for (gc, mid) in comps.iter().zip(&multi_ids) {
@@ -477,9 +467,7 @@ fn compute_immobile(t: &mut Tables, gated: &[Vec<Gated>], v: &Variant) {
             for s in g.squares() {
                 let mobile = comps.iter().any(|gc| {
                     // Fairy-Stockfish's immobility test ignores initial moves.
-                    if gc.component.initial
-                        || (gc.region.is_some() && v.pieces[kind].is_pawn_slot())
-                    {
+                    if gc.component.initial || (gc.region.is_some() && v.pieces[kind].is_pawn_slot()) {
                         return false;
                     }
                     if let Some(r) = &gc.region {
@@ -649,11 +637,7 @@ fn build_probes(b: &mut Builder, gated: &[Vec<Gated>]) {
                         });
                     }
                     _ => {
-                        let max = if k.kind == ProbeKind::Slide {
-                            k.max
-                        } else {
-                            usize::MAX
-                        };
+                        let max = if k.kind == ProbeKind::Slide { k.max } else { usize::MAX };
                         let ray = b.ray(target, -k.dx, -k.dy, max, k.cylinder);
                         if ray.is_empty() {
                             continue;

@@ -90,11 +90,7 @@ pub fn parse(text: &str, dialect: Dialect) -> Result<PieceMoves, BetzaError> {
             let mut range_number: Option<u32> = if digits.is_empty() {
                 None
             } else {
-                Some(
-                    digits
-                        .parse()
-                        .map_err(|_| err(digits_start, "bad range".into()))?,
-                )
+                Some(digits.parse().map_err(|_| err(digits_start, "bad range".into()))?)
             };
             // Fairy-Stockfish reads a doubled atom letter as a rider (NN = nightrider).
             if dialect == Dialect::FairyStockfish
@@ -107,8 +103,15 @@ pub fn parse(text: &str, dialect: Dialect) -> Result<PieceMoves, BetzaError> {
             }
             let modifiers: Vec<(usize, char)> = (start..atom_pos).map(|k| (k, chars[k])).collect();
             let source: String = chars[start..i].iter().collect();
-            let component = build_component(c, atom_pos, range_number, &modifiers, source, dialect)
-                .map_err(|(p, r)| err(p, r))?;
+            let component = build_component(
+                c,
+                atom_pos,
+                range_number,
+                &modifiers,
+                source,
+                dialect,
+            )
+            .map_err(|(p, r)| err(p, r))?;
             components.push(component);
             start = i;
             continue;
@@ -176,8 +179,8 @@ fn build_component(
     source: String,
     dialect: Dialect,
 ) -> Result<Component, Fail> {
-    let (atom, rider_range) =
-        atom_for(letter, dialect).ok_or_else(|| (atom_pos, format!("unknown atom '{letter}'")))?;
+    let (atom, rider_range) = atom_for(letter, dialect)
+        .ok_or_else(|| (atom_pos, format!("unknown atom '{letter}'")))?;
     let mut range = match (range_number, rider_range) {
         (Some(0), _) => Range::Unlimited,
         (Some(1), _) => Range::Leap,
@@ -188,12 +191,7 @@ fn build_component(
     if atom.shape == AtomShape::Castle {
         match range_number {
             Some(n) if n >= 1 => range = Range::Limited(n as u8),
-            _ => {
-                return Err((
-                    atom_pos,
-                    "castling atom O needs a distance (e.g. O2)".into(),
-                ));
-            }
+            _ => return Err((atom_pos, "castling atom O needs a distance (e.g. O2)".into())),
         }
     }
 
@@ -273,10 +271,7 @@ fn build_component(
             k += 1;
         }
         if mode.contains(Mode::EN_PASSANT) && !last {
-            return Err((
-                atom_pos,
-                "'e' (en passant) only applies to the last leg".into(),
-            ));
+            return Err((atom_pos, "'e' (en passant) only applies to the last leg".into()));
         }
         let seg_pos = segment.first().map(|x| x.0).unwrap_or(atom_pos);
         let directions = if first {
@@ -296,13 +291,8 @@ fn build_component(
                 mode |= Mode::MOVE;
             }
         }
-        if mode.contains(Mode::SAME_LENGTH)
-            && !legs.last().is_some_and(|l: &Leg| l.range.is_slider())
-        {
-            return Err((
-                seg_pos,
-                "'i' on a later leg needs a sliding previous leg".into(),
-            ));
+        if mode.contains(Mode::SAME_LENGTH) && !legs.last().is_some_and(|l: &Leg| l.range.is_slider()) {
+            return Err((seg_pos, "'i' on a later leg needs a sliding previous leg".into()));
         }
         legs.push(Leg {
             directions,
@@ -444,8 +434,7 @@ fn resolve_absolute(atom: &Atom, groups: &[String], dialect: Dialect) -> Vec<Rin
         AtomShape::Diagonal => {
             for g in groups {
                 let b: Vec<char> = g.chars().collect();
-                let mixed_sv =
-                    b[0] != b[1] && (matches!(b[0], 's' | 'v') || matches!(b[1], 's' | 'v'));
+                let mixed_sv = b[0] != b[1] && (matches!(b[0], 's' | 'v') || matches!(b[1], 's' | 'v'));
                 if dialect == Dialect::XBoard && mixed_sv {
                     // XBoard 4.9.1: s or v combined with another letter selects nothing.
                     continue;
