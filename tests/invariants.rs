@@ -28,9 +28,16 @@ fn keys_unmake_and_fen_round_trip() {
             let mut fens = vec![pos.fen()];
             let mut list = MoveList::new();
             for ply in 0..80 {
-                assert_eq!(pos.key(), pos.compute_key(), "{} game {game} ply {ply}: key drift at {}", v.name, pos.fen());
+                assert_eq!(
+                    pos.key(),
+                    pos.compute_key(),
+                    "{} game {game} ply {ply}: key drift at {}",
+                    v.name,
+                    pos.fen()
+                );
                 let fen = pos.fen();
-                let again = Position::from_fen(&rules, &fen).unwrap_or_else(|e| panic!("{}: own FEN '{fen}' unreadable: {e}", v.name));
+                let again = Position::from_fen(&rules, &fen)
+                    .unwrap_or_else(|e| panic!("{}: own FEN '{fen}' unreadable: {e}", v.name));
                 assert_eq!(again.fen(), fen, "{}: FEN round trip", v.name);
                 rules.generate_legal(&mut pos, &mut list);
                 if list.is_empty() {
