@@ -67,6 +67,13 @@ enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+        /// Search each position this many milliseconds instead of to a depth (speed
+        /// measurement; the node count is then not a signature).
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Only the start position of this variant (repeatable).
+        #[arg(long)]
+        variant: Vec<String>,
     },
     /// Opening books.
     Book {
@@ -237,11 +244,17 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
+            movetime,
+            variant,
         }) => {
-            let depth = depth
-                .unwrap_or(menagerie::search::bench::DEFAULT_DEPTH)
-                .max(1);
-            let total = menagerie::search::bench::run(depth, threads.max(1), hash, |l| {
+            let spec = menagerie::search::bench::BenchSpec {
+                depth: depth.map(|d| d.max(1)),
+                movetime: movetime.map(std::time::Duration::from_millis),
+                threads: threads.max(1),
+                hash_mb: hash,
+                variants: variant,
+            };
+            let total = menagerie::search::bench::run_spec(&spec, |l| {
                 let score = match l.score {
                     menagerie::search::Score::Cp(c) => format!("cp {c}"),
                     menagerie::search::Score::Mate(m) => format!("mate {m}"),

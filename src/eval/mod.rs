@@ -17,6 +17,8 @@ use std::sync::Arc;
 /// Largest phase value: all starting material on the board or in hand.
 const PHASE_MAX: i32 = 256;
 const TEMPO: i32 = 12;
+/// Window bounds at which the lazy exit is off.
+const LAZY_OFF: i32 = 30_000;
 /// Mobility bonus per reachable square (middlegame, endgame).
 const MOBILITY: (i32, i32) = (4, 3);
 
@@ -43,10 +45,14 @@ pub struct Evaluator {
     phase_total: i32,
     /// Pawn structure applies to this type (a pawn that promotes straight ahead).
     pawn: Option<PieceType>,
+    /// Passed-pawn bonus (endgame) by relative rank.
+    passed_bonus: [i32; 16],
     /// Losing all pieces wins (giveaway): material counts against its owner.
     material_sign: i32,
     drop_game: bool,
     king_danger_scale: i32,
+    /// How far mobility and king safety can move the score, roughly.
+    lazy_margin: i32,
 }
 
 impl Evaluator {
@@ -204,9 +210,14 @@ impl Evaluator {
             } else {
                 None
             },
+            passed_bonus: std::array::from_fn(|r| {
+                let progress = r as f64 / (g.ranks as f64 - 1.0).max(1.0);
+                (150.0 * progress * progress) as i32
+            }),
             material_sign,
             drop_game,
             king_danger_scale: if v.check_counting { 2 } else { 1 },
+            lazy_margin: if drop_game { 700 } else { 350 },
         }
     }
 
@@ -222,6 +233,12 @@ impl Evaluator {
 
     /// The static evaluation from the side to move's point of view, in centipawns.
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.evaluate_window(pos, -LAZY_OFF, LAZY_OFF)
+    }
+
+    /// The evaluation when only its relation to the window (alpha, beta) matters:
+    /// positions far outside it get the cheap part of the evaluation only.
+    pub fn evaluate_window(&self, pos: &Position, alpha: i32, beta: i32) -> i32 {
         let rules = &*self.rules;
         let v = &rules.variant;
         let n = self.n;
@@ -260,6 +277,75 @@ impl Evaluator {
                     .count() as i32
             };
             return d / 4 + (cnt(1 - us) - cnt(us)) * 30 + TEMPO;
+        }
+
+        // Pawn structure.
+        if let Some(p) = self.pawn {
+            for c in Color::BOTH {
+                let (a, b) = self.pawn_structure(pos, c, p);
+                mg[c as usize] += a;
+                eg[c as usize] += b;
+            }
+        }
+
+        // Variant goals: checks to give, flag regions to reach.
+        if v.check_counting {
+            for c in Color::BOTH {
+                let left = pos.state().checks_remaining[c as usize] as i32;
+                let bonus = match left {
+                    0 => 0,
+                    1 => 300,
+                    2 => 120,
+                    3 => 40,
+                    _ => 0,
+                };
+                mg[c as usize] += bonus;
+                eg[c as usize] += bonus;
+            }
+        }
+        for c in Color::BOTH {
+            let region = v.flag_region[c as usize];
+            if region.is_empty() {
+                continue;
+            }
+            let pieces = match v.flag_piece[c as usize] {
+                Some(t) => pos.pieces_of(c, t),
+                None => pos.pieces(c),
+            };
+            let g = v.geometry;
+            let mut best = 99;
+            for s in pieces.iter() {
+                for r in region.iter() {
+                    let d = (g.file(s) as i32 - g.file(r) as i32)
+                        .abs()
+                        .max((g.rank(s) as i32 - g.rank(r) as i32).abs());
+                    best = best.min(d);
+                }
+            }
+            if best < 99 {
+                let bonus = 240 / (best + 1) - 30;
+                mg[c as usize] += bonus;
+                eg[c as usize] += bonus * 2;
+            }
+        }
+
+        // Lazy exit: far outside the window, mobility and king safety cannot bring
+        // the score back (quiescence asks with its alpha-beta window).
+        let phase = (phase * PHASE_MAX / self.phase_total).min(PHASE_MAX);
+        let taper = |mg: &[i32; 2], eg: &[i32; 2]| {
+            let w = (mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (PHASE_MAX - phase);
+            let score = w / PHASE_MAX;
+            (if pos.side_to_move() == Color::White {
+                score
+            } else {
+                -score
+            }) + TEMPO
+        };
+        if alpha > -LAZY_OFF || beta < LAZY_OFF {
+            let lazy = taper(&mg, &eg);
+            if lazy + self.lazy_margin <= alpha || lazy - self.lazy_margin >= beta {
+                return lazy;
+            }
         }
 
         // Mobility and king attacks.
@@ -318,65 +404,7 @@ impl Evaluator {
             }
         }
 
-        // Pawn structure.
-        if let Some(p) = self.pawn {
-            for c in Color::BOTH {
-                let (a, b) = self.pawn_structure(pos, c, p);
-                mg[c as usize] += a;
-                eg[c as usize] += b;
-            }
-        }
-
-        // Variant goals: checks to give, flag regions to reach.
-        if v.check_counting {
-            for c in Color::BOTH {
-                let left = pos.state().checks_remaining[c as usize] as i32;
-                let bonus = match left {
-                    0 => 0,
-                    1 => 300,
-                    2 => 120,
-                    3 => 40,
-                    _ => 0,
-                };
-                mg[c as usize] += bonus;
-                eg[c as usize] += bonus;
-            }
-        }
-        for c in Color::BOTH {
-            let region = v.flag_region[c as usize];
-            if region.is_empty() {
-                continue;
-            }
-            let pieces = match v.flag_piece[c as usize] {
-                Some(t) => pos.pieces_of(c, t),
-                None => pos.pieces(c),
-            };
-            let g = v.geometry;
-            let mut best = 99;
-            for s in pieces.iter() {
-                for r in region.iter() {
-                    let d = (g.file(s) as i32 - g.file(r) as i32)
-                        .abs()
-                        .max((g.rank(s) as i32 - g.rank(r) as i32).abs());
-                    best = best.min(d);
-                }
-            }
-            if best < 99 {
-                let bonus = 240 / (best + 1) - 30;
-                mg[c as usize] += bonus;
-                eg[c as usize] += bonus * 2;
-            }
-        }
-
-        let phase = (phase * PHASE_MAX / self.phase_total).min(PHASE_MAX);
-        let w = (mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (PHASE_MAX - phase);
-        let score = w / PHASE_MAX;
-        let score = if pos.side_to_move() == Color::White {
-            score
-        } else {
-            -score
-        };
-        score + TEMPO
+        taper(&mg, &eg)
     }
 
     /// Reachable squares (quiet moves to empty squares, captures of enemy pieces) and
@@ -486,8 +514,13 @@ impl Evaluator {
         for s in ours.iter() {
             files[g.file(s) as usize] += 1;
         }
+        // Per file, the most advanced (from our side) enemy pawn's relative rank.
+        let mut enemy_front = [-1i32; 18];
+        for e in theirs.iter() {
+            let f = g.file(e) as usize + 1;
+            enemy_front[f] = enemy_front[f].max(g.relative_rank(e, white) as i32);
+        }
         let (mut mg, mut eg) = (0, 0);
-        let last = g.ranks as i32 - 1;
         for s in ours.iter() {
             let f = g.file(s) as usize;
             if files[f] > 1 {
@@ -501,13 +534,9 @@ impl Evaluator {
                 eg -= 12;
             }
             let r = g.relative_rank(s, white) as i32;
-            let blocked = theirs.iter().any(|e| {
-                let ef = g.file(e) as i32;
-                (ef - f as i32).abs() <= 1 && g.relative_rank(e, white) as i32 > r
-            });
+            let blocked = enemy_front[f..f + 3].iter().any(|&x| x > r);
             if !blocked {
-                let progress = r as f64 / last.max(1) as f64;
-                let bonus = (150.0 * progress * progress) as i32;
+                let bonus = self.passed_bonus[r as usize];
                 mg += bonus / 2;
                 eg += bonus;
             }

@@ -98,20 +98,45 @@ pub struct BenchTotal {
 /// Search every bench position to `depth` with `threads` threads, calling `line`
 /// after each. The table and histories are cleared before every position so that
 /// each result depends only on the position.
-pub fn run(
-    depth: u32,
-    threads: usize,
-    hash_mb: usize,
-    mut line: impl FnMut(&BenchLine),
-) -> BenchTotal {
+pub fn run(depth: u32, threads: usize, hash_mb: usize, line: impl FnMut(&BenchLine)) -> BenchTotal {
+    run_spec(
+        &BenchSpec {
+            depth: Some(depth),
+            threads,
+            hash_mb,
+            ..Default::default()
+        },
+        line,
+    )
+}
+
+/// What to search: the bench positions to a depth (the default), or with
+/// `movetime` for a speed measurement; `variants` non-empty: only the start
+/// positions of those variants.
+#[derive(Clone, Debug, Default)]
+pub struct BenchSpec {
+    pub depth: Option<u32>,
+    pub movetime: Option<Duration>,
+    pub threads: usize,
+    pub hash_mb: usize,
+    pub variants: Vec<String>,
+}
+
+pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> BenchTotal {
     let (builtin, extra) = variant_set();
+    let threads = spec.threads.max(1);
     let mut searcher = Searcher::new();
     searcher.set_threads(threads);
-    searcher.set_hash_mb(hash_mb);
+    searcher.set_hash_mb(spec.hash_mb.max(1));
     let mut total_nodes = 0;
     let mut total_time = Duration::ZERO;
     let quiet: Callback = Arc::new(|_| {});
-    for (i, (name, fen)) in POSITIONS.iter().enumerate() {
+    let positions: Vec<(&str, &str)> = if spec.variants.is_empty() {
+        POSITIONS.to_vec()
+    } else {
+        spec.variants.iter().map(|v| (v.as_str(), "")).collect()
+    };
+    for (i, (name, fen)) in positions.into_iter().enumerate() {
         let Some(v) = builtin.get(name).or_else(|| extra.get(name)) else {
             continue;
         };
@@ -126,7 +151,12 @@ pub fn run(
         };
         searcher.clear();
         let limits = Limits {
-            depth: Some(depth),
+            depth: if spec.movetime.is_some() {
+                spec.depth
+            } else {
+                Some(spec.depth.unwrap_or(DEFAULT_DEPTH))
+            },
+            movetime: spec.movetime,
             ..Default::default()
         };
         let start = Instant::now();

@@ -799,7 +799,7 @@ impl Worker {
         if !in_check {
             static_eval = match tt {
                 Some(t) => t.eval,
-                None => self.eval.evaluate(&self.pos),
+                None => self.eval.evaluate_window(&self.pos, alpha, beta),
             };
             best = static_eval;
             if best >= beta {
