@@ -30,6 +30,9 @@ enum Command {
         variant: String,
         #[arg(long)]
         fen: Option<String>,
+        /// Moves played from that position first (space or comma separated).
+        #[arg(long)]
+        moves: Option<String>,
         /// Extra variant files (loaded after the built-in ones).
         #[arg(long = "variants")]
         variants: Vec<PathBuf>,
@@ -139,6 +142,7 @@ fn main() -> ExitCode {
             depth,
             variant,
             fen,
+            moves,
             variants,
             divide,
         }) => {
@@ -158,6 +162,19 @@ fn main() -> ExitCode {
                 },
                 None => Position::start(&rules),
             };
+            for text in moves.as_deref().unwrap_or("").split_whitespace() {
+                match notation::parse_move(&mut pos, text, RankNumbering::FromOne) {
+                    Ok(m) => pos.make(m),
+                    Err(e) => {
+                        eprintln!("error: move {text}: {e}");
+                        return ExitCode::from(1);
+                    }
+                }
+            }
+            if moves.is_some() {
+                pos.clear_history();
+                eprintln!("position: {}", pos.fen());
+            }
             let start = Instant::now();
             let nodes = if divide && depth > 0 {
                 let mut total = 0;

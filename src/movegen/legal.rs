@@ -174,6 +174,14 @@ impl Ruleset {
     /// The full legality test of a pseudo-legal move (without the "captures are
     /// compulsory" rule, which depends on the other moves).
     pub fn is_legal(&self, pos: &mut Position, m: Move) -> bool {
+        // Fairy-Stockfish (our rules oracle) does not count a gated piece as a blocker
+        // when it tests whether a gating move leaves the king in check: such a move is
+        // legal exactly when the same move without gating is. (Seirawan's rules would
+        // let the gated piece block; we follow the oracle so that perft agrees.)
+        if m.gate().is_some() && m.kind() != MoveKind::Castling && !self.pseudo_royal {
+            let plain = Move(m.0 & !(0x7f << 25));
+            return self.is_legal(pos, plain);
+        }
         let v = &self.variant;
         let us = pos.side_to_move();
         let them = us.flip();
@@ -185,6 +193,29 @@ impl Ruleset {
                     let gsq = if m.gate_on_rook() { m.to() } else { m.from() };
                     if gsq == kto || gsq == rto {
                         return false;
+                    }
+                }
+                if self.pseudo_royal && self.pseudo_royals(pos, us).contains(m.from()) {
+                    // A pseudo-royal king may not castle out of or through attacks
+                    // (touching the enemy king protects it in blast variants).
+                    let theirs = self.pseudo_royals(pos, them);
+                    let g = v.geometry;
+                    let step: i32 = if kto > m.from() { 1 } else { -1 };
+                    let mut s = m.from() as i32;
+                    loop {
+                        let sq = s as Square;
+                        let touching = v.blast_on_capture
+                            && theirs.iter().any(|o| {
+                                (g.file(o) as i32 - g.file(sq) as i32).abs() <= 1
+                                    && (g.rank(o) as i32 - g.rank(sq) as i32).abs() <= 1
+                            });
+                        if !touching && self.attacked_by(pos, sq, them) {
+                            return false;
+                        }
+                        s += step;
+                        if s == kto as i32 || kto == m.from() {
+                            break;
+                        }
                     }
                 }
                 if self.royal_types & 1u64 << kp.kind() != 0 {

@@ -242,6 +242,7 @@ impl Ruleset {
         let normal = self.tables.steps_of(us, kind, from).iter().any(|s| {
             s.kind != tables::StepKind::Multi
                 && s.mode & tables::M_MOVE != 0
+                && s.mode & tables::M_INITIAL == 0
                 && self.tables.ray(s.start, s.len).contains(&to)
         });
         if normal || !self.initial_reach(us, kind, from, to) {

@@ -10,6 +10,8 @@ pub const M_CAPTURE: u8 = 2;
 pub const M_DESTROY: u8 = 4;
 pub const M_EP: u8 = 8;
 pub const M_TAME: u8 = 16;
+/// The step comes from an initial (`i`) component.
+pub const M_INITIAL: u8 = 32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepKind {
@@ -430,6 +432,7 @@ pub fn build(v: &Variant) -> Tables {
                     {
                         continue;
                     }
+                    let first = steps.len();
                     if let Some(id) = mid {
                         steps.push(Step {
                             kind: StepKind::Multi,
@@ -444,6 +447,11 @@ pub fn build(v: &Variant) -> Tables {
                         });
                     } else {
                         b.compile_single(&gc.component, color, s, &mut steps);
+                    }
+                    if gc.component.initial {
+                        for st in &mut steps[first..] {
+                            st.mode |= M_INITIAL;
+                        }
                     }
                 }
                 // En passant for pawn-like types (Fairy-Stockfish): squares the piece
@@ -494,10 +502,10 @@ fn capture_spots(g: Geometry, comps: &[Gated], color: Color, origin: Square) -> 
     let sign = if color == Color::White { 1 } else { -1 };
     let mut spots = SquareSet::EMPTY;
     for gc in comps {
-        if let Some(r) = &gc.region {
-            if !r[color as usize].contains(origin) {
-                continue;
-            }
+        if let Some(r) = &gc.region
+            && !r[color as usize].contains(origin)
+        {
+            continue;
         }
         let c = &gc.component;
         if c.atom.shape == AtomShape::Castle {
