@@ -37,6 +37,10 @@ pub struct Evaluator {
     /// Mobility a piece of the type typically has (subtracted so that the bonus is
     /// centred on zero and does not duplicate material).
     mob_base: Vec<i32>,
+    /// Mobility bonus per square in eighths of a centipawn (mg, eg): long-range
+    /// pieces get less per square (each of a queen's squares matters less than
+    /// each of a knight's).
+    mob_weight: Vec<(i32, i32)>,
     /// King-attack weight per type.
     attack_weight: Vec<i32>,
     /// King zones per colour and square: the square and its neighbours.
@@ -71,6 +75,7 @@ impl Evaluator {
         // Piece-square terms.
         let mut psq = vec![(0i16, 0i16); 2 * n * 256];
         let mut mob_base = vec![0; n];
+        let mut mob_weight = vec![(8 * MOBILITY.0, 8 * MOBILITY.1); n];
         for t in 0..n {
             let tt = t as PieceType;
             let squares = values::standing_squares(rules, tt);
@@ -102,6 +107,11 @@ impl Evaluator {
                 .sum::<f64>()
                 / squares.len() as f64;
             mob_base[t] = (raw * 0.4).round() as i32;
+            let scale = (5.25 / raw.max(1.0)).sqrt().clamp(0.4, 1.5);
+            mob_weight[t] = (
+                (8.0 * MOBILITY.0 as f64 * scale).round() as i32,
+                (8.0 * MOBILITY.1 as f64 * scale).round() as i32,
+            );
             let f = values::mobility_value;
             let royal = v.pieces[t].royal;
             // Promotion distance for pawn-like types.
@@ -201,6 +211,7 @@ impl Evaluator {
             hand_eg,
             psq,
             mob_base,
+            mob_weight,
             attack_weight,
             zone,
             phase_weight,
@@ -369,8 +380,9 @@ impl Evaluator {
                 let (mob, hits) =
                     self.piece_activity(pos, c, t, sq, &own, &occ, their_zone.as_ref());
                 let d = mob - self.mob_base[t as usize];
-                mg[ci] += MOBILITY.0 * d;
-                eg[ci] += MOBILITY.1 * d;
+                let (wm, we) = self.mob_weight[t as usize];
+                mg[ci] += wm * d / 8;
+                eg[ci] += we * d / 8;
                 if hits > 0 {
                     attackers[ci] += 1;
                     attack_units[ci] += hits * self.attack_weight[t as usize];

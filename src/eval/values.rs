@@ -145,6 +145,18 @@ pub fn piece_values(rules: &Ruleset) -> (Vec<i32>, Vec<i32>) {
             x
         })
         .collect();
+    // Defenders: a piece confined to a region of the board (a palace, its own half)
+    // cannot attack much; its worth is guarding its royal piece, which the move count
+    // misses.
+    let g = v.geometry;
+    for (t, b) in base.iter_mut().enumerate() {
+        let confined = v.mobility_region[0][t]
+            .as_ref()
+            .is_some_and(|r| (r.count() as usize) * 2 <= g.num_squares());
+        if confined && !v.pieces[t].royal {
+            *b += 80.0;
+        }
+    }
     // Promotion traits: a piece that promotes carries part of its promoted form's value.
     for t in 0..n {
         if v.pieces[t].royal {

@@ -146,7 +146,12 @@ impl Worker {
         for t in 0..v.num_types() {
             let pawnlike = Some(t as PieceType) == rules.pawn_type
                 || v.promotion_pawn_types[0] & 1 << t != 0
-                || eval.value(t as PieceType) < 150;
+                || eval.value(t as PieceType) < 150
+                // Pieces confined to a region (palace guards) are often stuck: a
+                // side with only those may be in zugzwang or stalemate.
+                || v.mobility_region[0][t]
+                    .as_ref()
+                    .is_some_and(|r| (r.count() as usize) * 2 <= v.geometry.num_squares());
             if !v.pieces[t].royal && !pawnlike {
                 non_pawn |= 1 << t;
             }
