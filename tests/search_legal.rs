@@ -131,6 +131,49 @@ fn fast_generator_matches_the_core() {
             a.moves.sort();
             b.moves.sort();
             assert_eq!(a.moves, b.moves, "{} {}", rules.variant.name, pos.fen());
+            // Checking drops: each is a pseudo-legal move that gives check, and every
+            // pseudo-legal drop that gives contact check is among them.
+            let mut checks = MoveList::new();
+            fast.checking_drops(&pos, &mut checks);
+            for &m in &a.moves {
+                if !m.is_drop() {
+                    continue;
+                }
+                pos.make(m);
+                let gives = pos.rules().royal_attacked(&pos, pos.side_to_move());
+                pos.unmake();
+                let g = rules.variant.geometry;
+                let near = pos
+                    .royals(pos.side_to_move().flip())
+                    .first()
+                    .is_some_and(|k| {
+                        (g.file(k) as i32 - g.file(m.to()) as i32).abs() <= 1
+                            && (g.rank(k) as i32 - g.rank(m.to()) as i32).abs() <= 1
+                    });
+                if checks.contains(m) {
+                    assert!(
+                        gives,
+                        "{} {} {m:?} does not check",
+                        rules.variant.name,
+                        pos.fen()
+                    );
+                } else {
+                    assert!(
+                        !(gives && near),
+                        "{} {} {m:?}: contact check missing",
+                        rules.variant.name,
+                        pos.fen()
+                    );
+                }
+            }
+            for &m in &checks.moves {
+                assert!(
+                    a.moves.contains(&m),
+                    "{} {} {m:?}",
+                    rules.variant.name,
+                    pos.fen()
+                );
+            }
             let l = legal(&pos);
             if l.is_empty() {
                 break;

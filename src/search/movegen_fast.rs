@@ -4,7 +4,8 @@
 //! variants. Produces exactly the moves of `Ruleset::generate_pseudo` (a test
 //! compares them); variants whose rules it does not model use the core generator.
 
-use crate::board::{Color, NO_SQUARE, Position, SquareSet};
+use crate::board::{Color, NO_SQUARE, Position, Square, SquareSet};
+use crate::movegen::tables::ProbeKind;
 use crate::movegen::{Move, MoveList, Ruleset};
 use crate::variant::PieceType;
 use std::sync::Arc;
@@ -132,6 +133,93 @@ impl FastGen {
                 continue;
             }
             list.push(Move::castling(king, rook));
+        }
+    }
+
+    /// Drops that give contact check to the enemy royal piece (for quiescence): a
+    /// leaper's drop anywhere it checks from, a slider's drop next to the royal
+    /// piece. Read off the attack probes of the royal square, which list where each
+    /// type would attack it from.
+    pub fn checking_drops(&self, pos: &Position, list: &mut MoveList) {
+        let rules = &*self.rules;
+        let v = &rules.variant;
+        let us = pos.side_to_move();
+        if !v.piece_drops || !self.enabled || pos.hand_total(us) == 0 {
+            return;
+        }
+        let Some(k) = pos.royals(us.flip()).first() else {
+            return;
+        };
+        let mut in_hand = 0u64;
+        for t in 0..v.num_types() as PieceType {
+            if pos.hand(us, t) > 0 {
+                in_hand |= 1 << t;
+            }
+        }
+        let t = &rules.tables;
+        let start = list.len();
+        for p in t.probes_of(us, k) {
+            let types = p.types & in_hand;
+            if types == 0 {
+                continue;
+            }
+            let region_ok = |sq: Square| {
+                p.from_region == 0 || t.regions[p.from_region as usize - 1].contains(sq)
+            };
+            let ray = t.ray(p.start, p.len);
+            match p.kind {
+                ProbeKind::Leap => {
+                    let sq = ray[0];
+                    let blocks = t.ray(p.block_start, p.block_len as u16);
+                    let open = if p.must_jump {
+                        blocks.iter().all(|&b| pos.piece_at(b).is_some())
+                    } else {
+                        blocks.iter().all(|&b| pos.piece_at(b).is_none())
+                    };
+                    if open && pos.piece_at(sq).is_none() && region_ok(sq) {
+                        self.push_drops(pos, us, types, sq, list, start);
+                    }
+                }
+                // Contact checks only: a slider dropped next to the royal piece. Distant
+                // checks are many and rarely decisive; these make most drop mates.
+                ProbeKind::Slide => {
+                    let sq = ray[0];
+                    if pos.piece_at(sq).is_none() && region_ok(sq) {
+                        self.push_drops(pos, us, types, sq, list, start);
+                    }
+                }
+                ProbeKind::Hop => {}
+                ProbeKind::Grasshop => {}
+            }
+        }
+    }
+
+    fn push_drops(
+        &self,
+        pos: &Position,
+        us: Color,
+        mut types: u64,
+        sq: Square,
+        list: &mut MoveList,
+        start: usize,
+    ) {
+        let v = &self.rules.variant;
+        while types != 0 {
+            let ty = types.trailing_zeros() as PieceType;
+            types &= types - 1;
+            if !self.drop_mask[us as usize][ty as usize].contains(sq) {
+                continue;
+            }
+            if v.drop_no_doubled == Some(ty) {
+                let file = &self.files[v.geometry.file(sq) as usize];
+                if pos.pieces_of(us, ty).and(file).count() >= v.drop_no_doubled_count {
+                    continue;
+                }
+            }
+            let m = Move::drop(ty, sq);
+            if !list.moves[start..].contains(&m) {
+                list.push(m);
+            }
         }
     }
 }

@@ -26,6 +26,8 @@ enum Stage {
     Tt,
     GenCaptures,
     Captures,
+    /// Quiescence at its first ply: drops that give check.
+    QChecks,
     Killers,
     GenQuiets,
     Quiets,
@@ -45,6 +47,8 @@ pub struct MovePicker {
     n_tried_ref: usize,
     index: usize,
     qsearch: bool,
+    /// Quiescence also tries checking drops.
+    checks: bool,
     sort_all: bool,
     buf: PickBuf,
 }
@@ -152,15 +156,17 @@ impl MovePicker {
             n_tried_ref: 0,
             index: 0,
             qsearch: false,
+            checks: false,
             sort_all: false,
             buf,
         }
     }
 
     /// For quiescence: captures only (all moves when in check).
-    pub fn new_qsearch(buf: PickBuf, tt: Move, in_check: bool) -> MovePicker {
+    pub fn new_qsearch(buf: PickBuf, tt: Move, in_check: bool, checks: bool) -> MovePicker {
         let mut p = MovePicker::new(buf, tt, [Move::NONE; 2], Move::NONE, in_check);
         p.qsearch = true;
+        p.checks = checks && !in_check;
         p
     }
 
@@ -237,10 +243,10 @@ impl MovePicker {
                 }
                 Stage::Captures => {
                     let Some(m) = self.pick_best() else {
-                        self.stage = if self.qsearch {
-                            Stage::Done
-                        } else {
-                            Stage::Killers
+                        self.stage = match (self.qsearch, self.checks) {
+                            (true, true) => Stage::QChecks,
+                            (true, false) => Stage::Done,
+                            _ => Stage::Killers,
                         };
                         continue;
                     };
@@ -251,6 +257,16 @@ impl MovePicker {
                         continue;
                     }
                     return Some(m);
+                }
+                Stage::QChecks => {
+                    self.buf.list.clear();
+                    movegen.checking_drops(pos, &mut self.buf.list);
+                    self.buf.scores.clear();
+                    self.buf.scores.resize(self.buf.list.len(), 0);
+                    self.index = 0;
+                    self.stage = Stage::Quiets;
+                    self.sort_all = true;
+                    self.buf.bad.clear();
                 }
                 Stage::Killers => {
                     while self.ref_index < 3 {

@@ -495,7 +495,7 @@ impl Worker {
         cut_node: bool,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply);
+            return self.qsearch(alpha, beta, ply, true);
         }
         let pv_node = beta - alpha > 1;
         self.nodes += 1;
@@ -769,7 +769,7 @@ impl Worker {
 
     // ------------------------------------------------------------------ quiescence
 
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
         self.nodes += 1;
         self.poll();
         if self.stopped {
@@ -814,7 +814,7 @@ impl Worker {
         }
         let tt_move = tt.map(|t| t.mv).unwrap_or(Move::NONE);
         let buf = std::mem::take(&mut self.bufs[ply]);
-        let mut picker = MovePicker::new_qsearch(buf, tt_move, in_check);
+        let mut picker = MovePicker::new_qsearch(buf, tt_move, in_check, checks);
         let info = self.rules.node_info(&self.pos);
         let rules = self.rules.clone();
         let eval_arc = self.eval.clone();
@@ -832,7 +832,7 @@ impl Worker {
                 continue;
             }
             legal += 1;
-            if !in_check && m.kind() != MoveKind::Promotion {
+            if !in_check && m.kind() != MoveKind::Promotion && !m.is_drop() {
                 // Delta pruning: even winning the victim outright cannot reach alpha.
                 let p = self.pos.piece_at(m.to());
                 let gain = if p.is_some() {
@@ -845,7 +845,7 @@ impl Worker {
                 }
             }
             self.pos.make(m);
-            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, false);
             self.pos.unmake();
             if self.stopped {
                 self.bufs[ply] = picker.into_buf();
