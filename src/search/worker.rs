@@ -427,6 +427,11 @@ impl Worker {
         let start = self.pv_index;
         let n = self.root_moves.len();
         let in_check = self.pos.in_check();
+        // Only moves searched in this round carry a score, so that an interrupted
+        // round never ranks a stale score above the first move's fresh one.
+        for rm in &mut self.root_moves[start + 1..] {
+            rm.score = -INF;
+        }
         for i in start..n {
             let m = self.root_moves[i].mv;
             let capture = self.rules.is_capture(&self.pos, m);
