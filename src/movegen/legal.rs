@@ -62,9 +62,10 @@ impl Ruleset {
                     }
                 }
                 ProbeKind::Hop => {
-                    // With the first hopper of the line as the k-th piece from the king:
-                    // k = 1: a piece landing in between becomes its screen; k = 3: either
-                    // of the two pieces in between leaving it makes a single screen.
+                    // For each hopper of the line among the first three pieces from the
+                    // king: as the 1st piece, a piece landing in between becomes its
+                    // screen; as the 3rd, either piece in between leaving makes a single
+                    // screen. (As the 2nd it gives check now: no fast path then.)
                     let mut seen: [Square; 2] = [0; 2];
                     let mut n = 0;
                     for &sq in ray {
@@ -77,14 +78,12 @@ impl Ruleset {
                             for &e in ray.iter().take_while(|&&e| e != sq) {
                                 info.sensitive_to.insert(e);
                             }
-                            break;
-                        }
-                        if hopper && n == 2 {
-                            info.sensitive_from.insert(seen[0]);
-                            info.sensitive_from.insert(seen[1]);
-                            break;
                         }
                         if n == 2 {
+                            if hopper {
+                                info.sensitive_from.insert(seen[0]);
+                                info.sensitive_from.insert(seen[1]);
+                            }
                             break;
                         }
                         seen[n] = sq;
