@@ -44,6 +44,18 @@ const MATES: &[(&str, &str, i32, &str)] = &[
         1,
         "a1a8",
     ),
+    (
+        "capablanca",
+        "7k2/10/6K3/10/10/10/10/1C8 w - - 0 1",
+        2,
+        "b1i1",
+    ),
+    (
+        "crazyhouse",
+        "6k1/5p1p/6p1/8/8/8/5PPP/6K1[QB] w - - 0 1",
+        2,
+        "B@h6",
+    ),
 ];
 
 fn search(variant: &str, fen: &str, depth: u32, mate: Option<u32>) -> (String, Score) {
