@@ -129,6 +129,7 @@ pub struct Worker {
     /// Mate search: no forward pruning or reductions, so that a mate in N is found
     /// at depth 2N-1.
     exhaustive: bool,
+    captures_to_hand: bool,
 }
 
 impl Worker {
@@ -142,6 +143,7 @@ impl Worker {
     ) -> Worker {
         let rules = pos.rules().clone();
         let v = &rules.variant;
+        let captures_to_hand = v.captures_to_hand;
         let mut non_pawn = 0u64;
         for t in 0..v.num_types() {
             let pawnlike = Some(t as PieceType) == rules.pawn_type
@@ -189,6 +191,7 @@ impl Worker {
             null_ok,
             non_pawn,
             exhaustive: false,
+            captures_to_hand,
         }
     }
 
@@ -840,11 +843,9 @@ impl Worker {
             if !in_check && m.kind() != MoveKind::Promotion && !m.is_drop() {
                 // Delta pruning: even winning the victim outright cannot reach alpha.
                 let p = self.pos.piece_at(m.to());
-                let gain = if p.is_some() {
-                    self.eval.value(p.kind())
-                } else {
-                    self.eval.value(0)
-                };
+                // (In drop games the victim also goes to the capturer's hand.)
+                let victim = if p.is_some() { p.kind() } else { 0 };
+                let gain = self.eval.value(victim) * if self.captures_to_hand { 2 } else { 1 };
                 if static_eval + gain + 200 <= alpha && !m.has_extra() {
                     continue;
                 }
