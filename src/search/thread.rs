@@ -12,7 +12,7 @@ use super::worker::{Worker, root_moves, to_score};
 use super::{Callback, Event, Limits, Score, Signals};
 use crate::board::Position;
 use crate::eval::Evaluator;
-use crate::movegen::Move;
+use crate::movegen::{Move, Ruleset};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -114,14 +114,12 @@ pub fn run(
             .ok()
             .and_then(|mut s| s.take())
             .unwrap_or_default();
-        let mut w = Worker::new(
-            i,
-            pos.clone(),
-            eval.clone(),
-            movegen.clone(),
-            shared.clone(),
-            hist,
-        );
+        let (p, e, g) = if threads == 1 {
+            (pos.clone(), eval.clone(), movegen.clone())
+        } else {
+            private_copy(&pos).unwrap_or_else(|| (pos.clone(), eval.clone(), movegen.clone()))
+        };
+        let mut w = Worker::new(i, p, e, g, shared.clone(), hist);
         w.root_moves = roots.clone();
         if i == 0 {
             w.iterate(
@@ -160,6 +158,34 @@ pub fn run(
         time: start.elapsed(),
         pv,
     }
+}
+
+/// A copy of the position on a private copy of the rules, with its own evaluator
+/// and generator: every thread then touches only its own reference counts (make
+/// clones the position's `Arc<Ruleset>`; shared counts bounce between cores).
+/// The game history is replayed so that repetitions still count.
+fn private_copy(pos: &Position) -> Option<(Position, Arc<Evaluator>, Arc<FastGen>)> {
+    let rules = Ruleset::new(pos.rules().variant.clone());
+    let mut p = pos.clone();
+    let mut moves = Vec::with_capacity(p.ply_count());
+    while p.ply_count() > 0 {
+        moves.push(p.state().last_move);
+        p.unmake();
+    }
+    let mut q = Position::from_fen(&rules, &p.fen()).ok()?;
+    for &m in moves.iter().rev() {
+        if m.is_none() {
+            q.make_null();
+        } else {
+            q.make(m);
+        }
+    }
+    if q.key() != pos.key() {
+        return None;
+    }
+    let e = Arc::new(Evaluator::new(&rules));
+    let g = Arc::new(FastGen::new(&rules));
+    Some((q, e, g))
 }
 
 /// Infinite and ponder searches report their move only when told to stop (or, when
