@@ -6,6 +6,7 @@
 
 pub mod board;
 pub mod book;
+pub mod eval;
 pub mod movegen;
 pub mod rules;
 pub mod search;

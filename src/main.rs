@@ -60,10 +60,62 @@ enum Command {
         #[arg(long)]
         fairy_stockfish: bool,
     },
+    /// Search fixed positions of many variants to a fixed depth; prints the total node
+    /// count (a regression signature at one thread) and the speed.
+    Bench {
+        /// Search depth (plies).
+        depth: Option<u32>,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+        /// Search each position this many milliseconds instead of to a depth (speed
+        /// measurement; the node count is then not a signature).
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Only the start position of this variant (repeatable).
+        #[arg(long)]
+        variant: Vec<String>,
+    },
+    /// Opening books.
+    Book {
+        #[command(subcommand)]
+        action: BookAction,
+    },
     /// List the loaded variants.
     Variants {
         #[arg(long = "variants")]
         variants: Vec<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum BookAction {
+    /// Build a book from the engine's own searches (written to book/VARIANT.txt
+    /// unless --output says otherwise); the file header records the command.
+    Build {
+        #[arg(long)]
+        variant: String,
+        /// Plies from the start position the book covers.
+        #[arg(long, default_value_t = 6)]
+        plies: u32,
+        /// Search depth per position.
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        /// Principal variations searched per position.
+        #[arg(long, default_value_t = 3)]
+        width: usize,
+        /// Keep moves within this many centipawns of the best.
+        #[arg(long, default_value_t = 40)]
+        margin: i32,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Extra variant files (loaded after the built-in ones).
+        #[arg(long = "variants")]
+        variants: Vec<PathBuf>,
+        #[arg(long)]
+        output: Option<PathBuf>,
     },
 }
 
@@ -204,6 +256,89 @@ fn main() -> ExitCode {
                     ExitCode::from(1)
                 }
             }
+        }
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+            movetime,
+            variant,
+        }) => {
+            let spec = menagerie::search::bench::BenchSpec {
+                depth: depth.map(|d| d.max(1)),
+                movetime: movetime.map(std::time::Duration::from_millis),
+                threads: threads.max(1),
+                hash_mb: hash,
+                variants: variant,
+            };
+            let total = menagerie::search::bench::run_spec(&spec, |l| {
+                let score = match l.score {
+                    menagerie::search::Score::Cp(c) => format!("cp {c}"),
+                    menagerie::search::Score::Mate(m) => format!("mate {m}"),
+                };
+                println!(
+                    "Position {:2} {:<13} depth {:2} best {:<8} score {:<9} nodes {:>10} time {:>6} ms  {}",
+                    l.index,
+                    l.variant,
+                    l.depth,
+                    l.best,
+                    score,
+                    l.nodes,
+                    l.time.as_millis(),
+                    l.fen
+                );
+            });
+            let secs = total.time.as_secs_f64().max(1e-9);
+            println!("===========================");
+            println!("Total time (ms) : {}", total.time.as_millis());
+            println!("Nodes searched: {}", total.nodes);
+            println!("Nodes/second: {}", (total.nodes as f64 / secs) as u64);
+            ExitCode::SUCCESS
+        }
+        Some(Command::Book {
+            action:
+                BookAction::Build {
+                    variant,
+                    plies,
+                    depth,
+                    width,
+                    margin,
+                    threads,
+                    variants,
+                    output,
+                },
+        }) => {
+            let set = load(&variants);
+            let Some(v) = set.get(&variant) else {
+                eprintln!("error: unknown variant '{variant}'");
+                return ExitCode::from(1);
+            };
+            let rules = Ruleset::new(v);
+            let start = Position::start(&rules);
+            let args: Vec<String> = std::env::args().skip(1).collect();
+            let header = vec![
+                "menagerie opening book (format: see src/book/mod.rs)".to_string(),
+                format!("variant: {variant}"),
+                format!("command: menagerie {}", args.join(" ")),
+            ];
+            let opts = menagerie::book::build::BuildOptions {
+                plies,
+                depth,
+                width: width.max(1),
+                margin,
+                threads: threads.max(1),
+                ..Default::default()
+            };
+            let text = menagerie::book::build::build(&start, &opts, &header, |n, line| {
+                eprintln!("{n:5} {line}");
+            });
+            let path = output.unwrap_or_else(|| PathBuf::from(format!("book/{variant}.txt")));
+            if let Err(e) = std::fs::write(&path, text) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitCode::from(1);
+            }
+            eprintln!("wrote {}", path.display());
+            ExitCode::SUCCESS
         }
         Some(Command::Variants { variants }) => {
             let set = load(&variants);

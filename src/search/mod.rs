@@ -2,14 +2,26 @@
 //! on a position with [`Limits`], receive [`Event`]s through a callback, stop it.
 //! The search never prints.
 
-mod simple;
+pub mod bench;
+mod history;
+pub mod movegen_fast;
+mod movepick;
+mod thread;
+mod timeman;
+pub mod tt;
+mod worker;
+
+pub use thread::Outcome;
+pub use worker::{MATE, MATE_BOUND};
 
 use crate::board::Position;
 use crate::movegen::Move;
+use history::History;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+use tt::TranspositionTable;
 
 /// What a search may use. `None` everywhere means "until stopped".
 #[derive(Clone, Debug, Default)]
@@ -84,13 +96,29 @@ pub struct Signals {
     pub ponderhit: AtomicBool,
 }
 
-/// Runs searches in a background thread.
+/// Runs searches in a background thread, on a rayon pool of `threads` workers
+/// (Lazy SMP) sharing one transposition table.
 pub struct Searcher {
     threads: usize,
     hash_mb: usize,
     signals: Arc<Signals>,
-    handle: Option<JoinHandle<()>>,
-    state: Arc<Mutex<simple::SharedState>>,
+    handle: Option<JoinHandle<Outcome>>,
+    pool: Arc<rayon::ThreadPool>,
+    tt: Arc<TranspositionTable>,
+    histories: Arc<Mutex<Vec<History>>>,
+    last: Option<Outcome>,
+}
+
+fn build_pool(n: usize) -> Arc<rayon::ThreadPool> {
+    Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("search-{i}"))
+            // Deep searches recurse: give the workers room.
+            .stack_size(64 << 20)
+            .build()
+            .expect("a thread pool can be built"),
+    )
 }
 
 impl Default for Searcher {
@@ -106,13 +134,20 @@ impl Searcher {
             hash_mb: 16,
             signals: Arc::new(Signals::default()),
             handle: None,
-            state: Arc::new(Mutex::new(simple::SharedState::default())),
+            pool: build_pool(1),
+            tt: Arc::new(TranspositionTable::new(16)),
+            histories: Arc::new(Mutex::new(Vec::new())),
+            last: None,
         }
     }
-    /// Worker threads (CECP `cores`, UCI `Threads`).
+    /// Worker threads (CECP `cores`, UCI `Threads`): the pool is rebuilt.
     pub fn set_threads(&mut self, n: usize) {
         self.wait();
-        self.threads = n.max(1);
+        let n = n.max(1);
+        if n != self.threads {
+            self.threads = n;
+            self.pool = build_pool(n);
+        }
     }
     pub fn threads(&self) -> usize {
         self.threads
@@ -120,7 +155,13 @@ impl Searcher {
     /// Transposition table size (CECP `memory`, UCI `Hash`).
     pub fn set_hash_mb(&mut self, mb: usize) {
         self.wait();
-        self.hash_mb = mb.max(1);
+        let mb = mb.max(1);
+        if mb != self.hash_mb {
+            self.hash_mb = mb;
+            // Free the old table before allocating the new one.
+            self.tt = Arc::new(TranspositionTable::new(1));
+            self.tt = Arc::new(TranspositionTable::new(mb));
+        }
     }
     pub fn hash_mb(&self) -> usize {
         self.hash_mb
@@ -128,8 +169,9 @@ impl Searcher {
     /// Forget everything learnt (new game, Clear Hash).
     pub fn clear(&mut self) {
         self.wait();
-        if let Ok(mut s) = self.state.lock() {
-            *s = simple::SharedState::default();
+        self.tt.clear();
+        if let Ok(mut h) = self.histories.lock() {
+            h.clear();
         }
     }
     /// Start searching `pos` (which carries the game history for repetitions).
@@ -138,10 +180,26 @@ impl Searcher {
         self.stop();
         self.signals = Arc::new(Signals::default());
         let signals = self.signals.clone();
-        let state = self.state.clone();
+        let pool = self.pool.clone();
+        let tt = self.tt.clone();
+        let histories = self.histories.clone();
         self.handle = Some(std::thread::spawn(move || {
-            simple::search(pos, limits, &signals, &state, &callback);
+            thread::run(&pool, pos, limits, signals, tt, &histories, &callback)
         }));
+    }
+
+    /// Search `pos` on the calling thread's behalf and return the result (bench,
+    /// book building, tests). Events still go to `callback`.
+    pub fn think(&mut self, pos: Position, limits: Limits, callback: Callback) -> Outcome {
+        self.start(pos, limits, callback);
+        self.wait();
+        self.last.take().expect("a finished search has an outcome")
+    }
+
+    /// The outcome of the last search that ended (taken once).
+    pub fn take_outcome(&mut self) -> Option<Outcome> {
+        self.wait();
+        self.last.take()
     }
     /// Ask the search to finish now; it still reports its best move.
     pub fn stop(&mut self) {
@@ -160,8 +218,8 @@ impl Searcher {
     }
     /// Block until the current search (if any) has ended.
     pub fn wait(&mut self) {
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
+        if let Some(Ok(o)) = self.handle.take().map(|h| h.join()) {
+            self.last = Some(o);
         }
     }
 }

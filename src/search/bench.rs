@@ -1,0 +1,191 @@
+//! `menagerie bench`: fixed positions from many variants searched to a fixed depth.
+//! At one thread the total node count is the same on every run and machine: a
+//! regression signature for changes to the search (quote it in commit messages).
+
+use super::{Callback, Limits, Searcher};
+use crate::board::Position;
+use crate::board::RankNumbering;
+use crate::movegen::{Ruleset, notation};
+use crate::variant::VariantSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Variant definitions the bench falls back on for names the binary does not build in.
+pub const BENCH_VARIANTS_INI: &str = include_str!("../../tests/data/search/bench-variants.ini");
+
+pub const DEFAULT_DEPTH: u32 = 9;
+
+/// (variant, FEN; empty = the variant's start position).
+pub const POSITIONS: &[(&str, &str)] = &[
+    ("chess", ""),
+    (
+        "chess",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ),
+    ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+    (
+        "chess",
+        "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    ),
+    ("crazyhouse", ""),
+    (
+        "crazyhouse",
+        "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1",
+    ),
+    ("shogi", ""),
+    (
+        "shogi",
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL[RGgsnppppp] b 0 1",
+    ),
+    ("minishogi", "1bssk/5/1Gg2/2rR1/K4[PPb] w - - 1 13"),
+    ("xiangqi", ""),
+    (
+        "xiangqi",
+        "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+    ),
+    ("capablanca", ""),
+    (
+        "capablanca",
+        "rn1bqk2nr/1pppp1pcp1/10/2a2p1p2/p4P3p/6C1P1/P1PPPBPP1P/RN1BQK2NR w KQkq - 0 11",
+    ),
+    (
+        "makruk",
+        "rn1mk3/1s3s2/1pp2prp/3nP1p1/6P1/P1PPM1NP/2S2R2/RN1K1S2 w - - 3 16",
+    ),
+    (
+        "atomic",
+        "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1",
+    ),
+    (
+        "3check",
+        "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1+3 1 39",
+    ),
+    ("kingofthehill", ""),
+    ("giveaway", ""),
+];
+
+/// The built-in variants, plus the bench's own definitions for the ones missing.
+pub fn variant_set() -> (VariantSet, VariantSet) {
+    let builtin = VariantSet::builtin();
+    let mut extra = VariantSet::builtin();
+    let report = extra.load_str("bench-variants.ini", BENCH_VARIANTS_INI);
+    debug_assert!(report.errors.is_empty(), "{:?}", report.errors);
+    (builtin, extra)
+}
+
+/// Look a variant up: built in first, else the bench file.
+pub fn find_variant(name: &str) -> Option<Arc<crate::variant::Variant>> {
+    let (builtin, extra) = variant_set();
+    builtin.get(name).or_else(|| extra.get(name))
+}
+
+pub struct BenchLine {
+    pub index: usize,
+    pub variant: String,
+    pub fen: String,
+    pub best: String,
+    pub score: super::Score,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+}
+
+pub struct BenchTotal {
+    pub nodes: u64,
+    pub time: Duration,
+}
+
+/// Search every bench position to `depth` with `threads` threads, calling `line`
+/// after each. The table and histories are cleared before every position so that
+/// each result depends only on the position.
+pub fn run(depth: u32, threads: usize, hash_mb: usize, line: impl FnMut(&BenchLine)) -> BenchTotal {
+    run_spec(
+        &BenchSpec {
+            depth: Some(depth),
+            threads,
+            hash_mb,
+            ..Default::default()
+        },
+        line,
+    )
+}
+
+/// What to search: the bench positions to a depth (the default), or with
+/// `movetime` for a speed measurement; `variants` non-empty: only the start
+/// positions of those variants.
+#[derive(Clone, Debug, Default)]
+pub struct BenchSpec {
+    pub depth: Option<u32>,
+    pub movetime: Option<Duration>,
+    pub threads: usize,
+    pub hash_mb: usize,
+    pub variants: Vec<String>,
+}
+
+pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> BenchTotal {
+    let (builtin, extra) = variant_set();
+    let threads = spec.threads.max(1);
+    let mut searcher = Searcher::new();
+    searcher.set_threads(threads);
+    searcher.set_hash_mb(spec.hash_mb.max(1));
+    let mut total_nodes = 0;
+    let mut total_time = Duration::ZERO;
+    let quiet: Callback = Arc::new(|_| {});
+    let positions: Vec<(&str, &str)> = if spec.variants.is_empty() {
+        POSITIONS.to_vec()
+    } else {
+        spec.variants.iter().map(|v| (v.as_str(), "")).collect()
+    };
+    for (i, (name, fen)) in positions.into_iter().enumerate() {
+        let Some(v) = builtin.get(name).or_else(|| extra.get(name)) else {
+            continue;
+        };
+        let rules = Ruleset::new(v);
+        let pos = if fen.is_empty() {
+            Position::start(&rules)
+        } else {
+            match Position::from_fen(&rules, fen) {
+                Ok(p) => p,
+                Err(_) => continue,
+            }
+        };
+        searcher.clear();
+        let limits = Limits {
+            depth: if spec.movetime.is_some() {
+                spec.depth
+            } else {
+                Some(spec.depth.unwrap_or(DEFAULT_DEPTH))
+            },
+            movetime: spec.movetime,
+            ..Default::default()
+        };
+        let start = Instant::now();
+        let out = searcher.think(pos.clone(), limits, quiet.clone());
+        let time = start.elapsed();
+        let nodes = if threads == 1 {
+            out.main_nodes
+        } else {
+            out.nodes
+        };
+        total_nodes += nodes;
+        total_time += time;
+        line(&BenchLine {
+            index: i + 1,
+            variant: name.to_string(),
+            fen: pos.fen(),
+            best: if out.best.is_none() {
+                "(none)".to_string()
+            } else {
+                notation::move_to_string(&pos, out.best, RankNumbering::FromOne)
+            },
+            score: out.score,
+            depth: out.depth,
+            nodes,
+            time,
+        });
+    }
+    BenchTotal {
+        nodes: total_nodes,
+        time: total_time,
+    }
+}

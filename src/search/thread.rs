@@ -1,0 +1,200 @@
+//! Lazy SMP: every thread of the rayon pool runs the same iterative deepening on its
+//! own copy of the position; they share only the transposition table, the stop flag
+//! and node counters. Thread 0 is the main thread: it owns the clock and the output,
+//! and its result is the search's result. With one thread this is exactly the
+//! single-threaded search.
+
+use super::history::History;
+use super::movegen_fast::FastGen;
+use super::timeman::TimeManager;
+use super::tt::TranspositionTable;
+use super::worker::{Worker, root_moves, to_score};
+use super::{Callback, Event, Limits, Score, Signals};
+use crate::board::Position;
+use crate::eval::Evaluator;
+use crate::movegen::{Move, Ruleset};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A node counter on its own cache line (threads write theirs often).
+#[repr(align(64))]
+#[derive(Default)]
+pub struct PaddedCounter(AtomicU64);
+
+impl std::ops::Deref for PaddedCounter {
+    type Target = AtomicU64;
+    fn deref(&self) -> &AtomicU64 {
+        &self.0
+    }
+}
+
+/// What the threads of one search share.
+pub struct Shared {
+    pub tt: Arc<TranspositionTable>,
+    /// Set by the main thread when the search must end (time, limits, stop command).
+    pub stop: AtomicBool,
+    pub signals: Arc<Signals>,
+    pub nodes: Vec<PaddedCounter>,
+}
+
+impl Shared {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+    pub fn ponderhit_applies(&self) -> bool {
+        self.signals.ponderhit.load(Ordering::Relaxed)
+    }
+}
+
+/// The result of a finished search.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub best: Move,
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: u32,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// Nodes of the main thread alone (deterministic at one thread).
+    pub main_nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// Run one search on `pool`, blocking until it ends; reports through `callback`.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    pool: &rayon::ThreadPool,
+    mut pos: Position,
+    limits: Limits,
+    signals: Arc<Signals>,
+    tt: Arc<TranspositionTable>,
+    histories: &Mutex<Vec<History>>,
+    callback: &Callback,
+) -> Outcome {
+    let start = Instant::now();
+    let threads = pool.current_num_threads().max(1);
+    let roots = root_moves(&mut pos, &limits);
+    if roots.is_empty() {
+        wait_for_stop(&limits, &signals);
+        callback(Event::BestMove {
+            best: Move::NONE,
+            ponder: None,
+        });
+        return Outcome {
+            best: Move::NONE,
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            nodes: 0,
+            main_nodes: 0,
+            time: start.elapsed(),
+            pv: Vec::new(),
+        };
+    }
+    tt.new_search();
+    let eval = Arc::new(Evaluator::new(pos.rules()));
+    let movegen = Arc::new(FastGen::new(pos.rules()));
+    let shared = Arc::new(Shared {
+        tt,
+        stop: AtomicBool::new(false),
+        signals: signals.clone(),
+        nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
+    });
+    let slots: Vec<Mutex<Option<History>>> = {
+        let mut h = histories.lock().unwrap_or_else(|e| e.into_inner());
+        h.resize_with(threads, History::default);
+        h.drain(..).map(|x| Mutex::new(Some(x))).collect()
+    };
+    let results = pool.broadcast(|ctx| {
+        let i = ctx.index();
+        let hist = slots[i]
+            .lock()
+            .ok()
+            .and_then(|mut s| s.take())
+            .unwrap_or_default();
+        let (p, e, g) = if threads == 1 {
+            (pos.clone(), eval.clone(), movegen.clone())
+        } else {
+            private_copy(&pos).unwrap_or_else(|| (pos.clone(), eval.clone(), movegen.clone()))
+        };
+        let mut w = Worker::new(i, p, e, g, shared.clone(), hist);
+        w.root_moves = roots.clone();
+        if i == 0 {
+            w.iterate(
+                &limits,
+                Some(TimeManager::new(&limits, start)),
+                Some(callback),
+            );
+            shared.stop.store(true, Ordering::Relaxed);
+        } else {
+            w.iterate(&limits, None, None);
+        }
+        let rm = &w.root_moves[0];
+        let result = (rm.mv, rm.pv.clone(), rm.score, w.completed_depth, w.nodes);
+        (result, w.into_history())
+    });
+    let mut hist_back = Vec::with_capacity(threads);
+    let mut main = None;
+    for (i, (r, h)) in results.into_iter().enumerate() {
+        hist_back.push(h);
+        if i == 0 {
+            main = Some(r);
+        }
+    }
+    *histories.lock().unwrap_or_else(|e| e.into_inner()) = hist_back;
+    let (best, pv, score, depth, main_nodes) = main.expect("the main thread ran");
+    wait_for_stop(&limits, &signals);
+    let ponder = pv.get(1).copied();
+    callback(Event::BestMove { best, ponder });
+    Outcome {
+        best,
+        ponder,
+        score: to_score(score),
+        depth: depth.max(0) as u32,
+        nodes: shared.total_nodes(),
+        main_nodes,
+        time: start.elapsed(),
+        pv,
+    }
+}
+
+/// A copy of the position on a private copy of the rules, with its own evaluator
+/// and generator: every thread then touches only its own reference counts (make
+/// clones the position's `Arc<Ruleset>`; shared counts bounce between cores).
+/// The game history is replayed so that repetitions still count.
+fn private_copy(pos: &Position) -> Option<(Position, Arc<Evaluator>, Arc<FastGen>)> {
+    let rules = Ruleset::new(pos.rules().variant.clone());
+    let mut p = pos.clone();
+    let mut moves = Vec::with_capacity(p.ply_count());
+    while p.ply_count() > 0 {
+        moves.push(p.state().last_move);
+        p.unmake();
+    }
+    let mut q = Position::from_fen(&rules, &p.fen()).ok()?;
+    for &m in moves.iter().rev() {
+        if m.is_none() {
+            q.make_null();
+        } else {
+            q.make(m);
+        }
+    }
+    if q.key() != pos.key() {
+        return None;
+    }
+    let e = Arc::new(Evaluator::new(&rules));
+    let g = Arc::new(FastGen::new(&rules));
+    Some((q, e, g))
+}
+
+/// Infinite and ponder searches report their move only when told to stop (or, when
+/// pondering, at ponderhit).
+fn wait_for_stop(limits: &Limits, signals: &Signals) {
+    while (limits.infinite || limits.ponder) && !signals.stop.load(Ordering::Relaxed) {
+        if limits.ponder && !limits.infinite && signals.ponderhit.load(Ordering::Relaxed) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
