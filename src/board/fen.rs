@@ -235,7 +235,12 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     // Fairy-Stockfish writes a makruk counting limit before the counters once the
     // count is on ("... w - 128 51 149"): three numbers where two are expected.
     // Menagerie does not play the counting rule; the limit is skipped.
-    let numbers_left = fields[idx..].iter().take_while(|f| is_number(f)).count();
+    let numbers_left = fields
+        .get(idx..)
+        .unwrap_or(&[])
+        .iter()
+        .take_while(|f| is_number(f))
+        .count();
     if numbers_left == 3 {
         idx += 1;
     }

@@ -139,12 +139,13 @@ impl FastGen {
     /// Drops that give contact check to the enemy royal piece (for quiescence): a
     /// leaper's drop anywhere it checks from, a slider's drop next to the royal
     /// piece. Read off the attack probes of the royal square, which list where each
-    /// type would attack it from.
+    /// type would attack it from. Drop rules do not depend on gating, so this also
+    /// serves the variants whose other moves come from the core generator.
     pub fn checking_drops(&self, pos: &Position, list: &mut MoveList) {
         let rules = &*self.rules;
         let v = &rules.variant;
         let us = pos.side_to_move();
-        if !v.piece_drops || !self.enabled || pos.hand_total(us) == 0 {
+        if !v.piece_drops || pos.hand_total(us) == 0 {
             return;
         }
         let Some(k) = pos.royals(us.flip()).first() else {
