@@ -1,0 +1,151 @@
+//! A last-resort move chooser for when the search thread dies without reporting a
+//! move (a bug there must not make the engine forfeit on time or hang the GUI): a
+//! short material-only alpha-beta that at least mates in one, takes hanging pieces
+//! and keeps the game going with legal moves.
+
+use menagerie::board::{Color, Position};
+use menagerie::movegen::{Move, MoveList, Ruleset};
+use menagerie::rules;
+use menagerie::variant::GameValue;
+use std::time::{Duration, Instant};
+
+const MATE: i32 = 100_000;
+
+struct Ctx {
+    values: Vec<i32>,
+    deadline: Instant,
+    out_of_time: bool,
+}
+
+/// A legal move of `pos` (None when it has none), chosen within about `budget`.
+pub fn choose(pos: &Position, budget: Duration) -> Option<Move> {
+    let mut pos = pos.clone();
+    let rules = pos.rules().clone();
+    let mut root = MoveList::new();
+    rules.generate_legal(&mut pos, &mut root);
+    let first = *root.moves.first()?;
+    let mut ctx = Ctx {
+        values: piece_values(&rules),
+        deadline: Instant::now() + budget,
+        out_of_time: false,
+    };
+    // Vary the choice between equal moves from game to game.
+    let seed = pos.key() as usize;
+    let n = root.len();
+    root.moves.rotate_left(seed % n);
+    let mut best = first;
+    for depth in 1..=4 {
+        let mut alpha = -2 * MATE;
+        let mut iteration_best = None;
+        for &m in root.iter() {
+            pos.make(m);
+            let s = -ctx.search(&mut pos, depth - 1, -2 * MATE, -alpha, 1);
+            pos.unmake();
+            if ctx.out_of_time {
+                break;
+            }
+            if s > alpha {
+                alpha = s;
+                iteration_best = Some(m);
+            }
+        }
+        if ctx.out_of_time {
+            break;
+        }
+        if let Some(m) = iteration_best {
+            best = m;
+            // Searched moves first next time.
+            if let Some(i) = root.moves.iter().position(|&x| x == m) {
+                root.moves.swap(0, i);
+            }
+        }
+    }
+    Some(best)
+}
+
+/// Rough values: pawns 100, other pieces by how many squares they reach from the
+/// centre of an empty board, royal pieces nothing.
+fn piece_values(rules: &Ruleset) -> Vec<i32> {
+    let v = &rules.variant;
+    let g = v.geometry;
+    let centre = g.square(g.files / 2, g.ranks / 2);
+    (0..v.num_types())
+        .map(|t| {
+            if v.pieces[t].royal {
+                0
+            } else if Some(t as u8) == rules.pawn_type {
+                100
+            } else {
+                let steps = rules.tables.steps_of(Color::White, t as u8, centre);
+                100 + 30 * steps.iter().map(|s| s.len as i32).sum::<i32>()
+            }
+        })
+        .collect()
+}
+
+impl Ctx {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let v = pos.variant();
+        let us = pos.side_to_move();
+        let mut score = 0;
+        for c in Color::BOTH {
+            let sign = if c == us { 1 } else { -1 };
+            for t in 0..v.num_types() {
+                let n = pos.count(c, t as u8) as i32 + pos.hand(c, t as u8) as i32;
+                score += sign * n * self.values[t];
+            }
+        }
+        score
+    }
+
+    fn value(v: GameValue, ply: i32) -> i32 {
+        match v {
+            GameValue::Win => MATE - ply,
+            GameValue::Loss => ply - MATE,
+            _ => 0,
+        }
+    }
+
+    fn search(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> i32 {
+        if Instant::now() >= self.deadline {
+            self.out_of_time = true;
+            return 0;
+        }
+        if let Some(r) = rules::immediate_result(pos) {
+            return Self::value(r, ply);
+        }
+        let rules = pos.rules().clone();
+        let mut list = MoveList::new();
+        rules.generate_legal(pos, &mut list);
+        if list.is_empty() {
+            return Self::value(rules::no_moves_value(pos), ply);
+        }
+        if depth <= 0 {
+            return self.evaluate(pos);
+        }
+        let mut best = -2 * MATE;
+        for &m in list.iter() {
+            pos.make(m);
+            let s = -self.search(pos, depth - 1, -beta, -alpha, ply + 1);
+            pos.unmake();
+            if self.out_of_time {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                alpha = alpha.max(s);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}
