@@ -201,7 +201,7 @@ mod tests {
 
     #[test]
     fn caret_and_errors() {
-        let t = Table::parse(".N.^NK.n.^nk").unwrap();
+        let t = Table::parse(".N.^N.K.n.^n.k").unwrap();
         assert_eq!(t.get(3), Some(&Entry::Caret('N')));
         assert_eq!(t.partner_letter(3), Some('N'));
         assert!(Table::parse("PNBRQK").is_err());
