@@ -199,9 +199,17 @@ fn collect_kinds(v: &Variant) -> Vec<Kind> {
             && !in_start_hand[t]
             && promo_targets & 1 << t == 0
     };
+    // A type that is neither in the start position nor reachable by promotion never
+    // appears (a piece inherited from a parent variant and not used).
+    let absent = |t: usize| {
+        !on_start_board[t]
+            && !in_start_hand[t]
+            && promo_targets & 1 << t == 0
+            && !is_promotion_result(t)
+    };
     let mut kinds = Vec::new();
     for (t, p) in v.pieces.iter().enumerate() {
-        if promoted_only(t) {
+        if promoted_only(t) || absent(t) {
             continue;
         }
         let in_hand = !p.royal && (v.captures_to_hand || (v.piece_drops && in_start_hand[t]));
@@ -217,7 +225,7 @@ fn collect_kinds(v: &Variant) -> Vec<Kind> {
         });
     }
     for t in 0..n {
-        if promoted_only(t) {
+        if promoted_only(t) || absent(t) {
             continue;
         }
         if let Some(p) = v.promoted_piece_type[t] {
@@ -235,7 +243,7 @@ fn collect_kinds(v: &Variant) -> Vec<Kind> {
     }
     if v.captures_to_hand && !v.drop_loop {
         for t in 0..n {
-            if promo_targets & 1 << t != 0 && !promoted_only(t) {
+            if promo_targets & 1 << t != 0 && !promoted_only(t) && !absent(t) {
                 let (signature, betza) = moves_of(v, t as PieceType);
                 kinds.push(Kind {
                     ty: t as PieceType,
@@ -437,6 +445,11 @@ fn derive_table(kinds: &[Kind], v: &Variant, parent: &Parent) -> (Table, Vec<Opt
         )
     });
     let shogi_special = |img: u8| parent.name == "shogi" && matches!(img, 0 | 1 | 4);
+    let tilde_base = |k: &Kind| {
+        kinds
+            .iter()
+            .any(|t| t.form == Form::Tilde && t.base == k.ty)
+    };
     for k in order {
         let kind = &kinds[k];
         let limit = if promotes(kind) {
@@ -445,24 +458,24 @@ fn derive_table(kinds: &[Kind], v: &Variant, parent: &Parent) -> (Table, Vec<Opt
             64
         };
         let preferred = parents::preferred_images(&kind.signature, parent.name, canonical_text);
-        let fallback: Vec<u8> = if kind.in_hand {
-            let low = [2u8, 3, 5, 6, 7, 8, 9, 10];
-            if has_tilde {
-                low.to_vec()
-            } else {
-                low.iter()
-                    .copied()
-                    .chain(parents::fallback_images())
-                    .collect()
-            }
-        } else {
-            parents::fallback_images().collect()
-        };
-        let pick = preferred
+        let fallback = [2u8, 3, 5, 6, 7, 8, 9, 10]
+            .into_iter()
+            .chain(parents::fallback_images());
+        let candidates: Vec<u8> = preferred
             .iter()
             .copied()
-            .chain(fallback.into_iter().filter(|&i| !shogi_special(i)))
-            .find(|&i| i <= limit && table.is_free(i) && i != KING_IMAGE);
+            .chain(fallback.filter(|&i| !shogi_special(i)))
+            .filter(|&i| i <= limit && i != KING_IMAGE)
+            .collect();
+        // Held pieces and pieces with a crazyhouse-promoted twin go on images 0-10:
+        // held pieces must come before the `~` images in slot order, and a `~` twin
+        // lives on the image 11 places up.
+        let low = kind.in_hand && has_tilde || tilde_base(kind);
+        let pick = candidates
+            .iter()
+            .copied()
+            .find(|&i| (!low || i <= 10) && table.is_free(i))
+            .or_else(|| candidates.iter().copied().find(|&i| table.is_free(i)));
         if let Some(i) = pick {
             table.set(i, Entry::Piece(letter(kind)));
             assigned[k] = Some(i);
