@@ -86,7 +86,11 @@ impl Controller {
             return Err(format!("no variant called '{name}' is loaded"));
         };
         self.searcher.stop();
-        self.rules = Ruleset::new(v);
+        // Compiling the move tables takes a moment; GUIs re-select the same variant
+        // before every search (UCI_Variant).
+        if !Arc::ptr_eq(&v, &self.rules.variant) {
+            self.rules = Ruleset::new(v);
+        }
         self.book = Book::builtin(name);
         self.reset();
         Ok(())

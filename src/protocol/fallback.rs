@@ -6,6 +6,7 @@
 use menagerie::board::{Color, Position};
 use menagerie::movegen::{Move, MoveList, Ruleset};
 use menagerie::rules;
+use menagerie::search::Score;
 use menagerie::variant::GameValue;
 use std::time::{Duration, Instant};
 
@@ -17,12 +18,23 @@ struct Ctx {
     out_of_time: bool,
 }
 
-/// A legal move of `pos` (None when it has none), chosen within about `budget`.
-pub fn choose(pos: &Position, budget: Duration) -> Option<Move> {
+/// What the fallback found.
+pub struct Choice {
+    pub best: Move,
+    pub score: Score,
+    pub depth: u32,
+}
+
+/// A legal move of `pos` (None when it has none), chosen within about `budget`,
+/// among `only` when that is not empty.
+pub fn choose(pos: &Position, budget: Duration, only: &[Move]) -> Option<Choice> {
     let mut pos = pos.clone();
     let rules = pos.rules().clone();
     let mut root = MoveList::new();
     rules.generate_legal(&mut pos, &mut root);
+    if !only.is_empty() {
+        root.moves.retain(|m| only.contains(m));
+    }
     let first = *root.moves.first()?;
     let mut ctx = Ctx {
         values: piece_values(&rules),
@@ -34,6 +46,8 @@ pub fn choose(pos: &Position, budget: Duration) -> Option<Move> {
     let n = root.len();
     root.moves.rotate_left(seed % n);
     let mut best = first;
+    let mut best_score = 0;
+    let mut reached = 0;
     for depth in 1..=4 {
         let mut alpha = -2 * MATE;
         let mut iteration_best = None;
@@ -54,13 +68,26 @@ pub fn choose(pos: &Position, budget: Duration) -> Option<Move> {
         }
         if let Some(m) = iteration_best {
             best = m;
+            best_score = alpha;
+            reached = depth as u32;
             // Searched moves first next time.
             if let Some(i) = root.moves.iter().position(|&x| x == m) {
                 root.moves.swap(0, i);
             }
         }
     }
-    Some(best)
+    let score = if best_score.abs() > MATE - 1000 {
+        let plies = MATE - best_score.abs();
+        let moves = (plies + 1) / 2;
+        Score::Mate(if best_score > 0 { moves } else { -moves })
+    } else {
+        Score::Cp(best_score)
+    };
+    Some(Choice {
+        best,
+        score,
+        depth: reached,
+    })
 }
 
 /// Rough values: pawns 100, other pieces by how many squares they reach from the

@@ -16,6 +16,8 @@ use std::time::{Duration, Instant};
 
 const ENGINE_NAME: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
 const DEFAULT_HASH_MB: usize = 16;
+const MAX_HASH_MB: usize = 65536;
+const MAX_THREADS: usize = 512;
 
 /// A UCI command, parsed.
 #[derive(Debug, PartialEq)]
@@ -102,6 +104,8 @@ pub struct Session {
     debug: bool,
     multi_pv: usize,
     own_book: bool,
+    /// `searchmoves` of the running search (for the fallback move).
+    search_moves: Vec<Move>,
 }
 
 impl Session {
@@ -118,6 +122,7 @@ impl Session {
             debug: false,
             multi_pv: 1,
             own_book: false,
+            search_moves: Vec::new(),
         }
     }
 
@@ -126,11 +131,16 @@ impl Session {
             self.on_line(line);
         }
         loop {
-            let input = if !self.searching && !self.stopping {
-                match self.backlog.pop_front() {
-                    Some(l) => Input::Line(l),
-                    None => rx.recv().unwrap_or(Input::Eof),
-                }
+            // Backlogged lines run in order as soon as no stopped search is pending.
+            let next = if self.stopping {
+                None
+            } else {
+                self.backlog.pop_front()
+            };
+            let input = if let Some(l) = next {
+                Input::Line(l)
+            } else if !self.searching {
+                rx.recv().unwrap_or(Input::Eof)
             } else {
                 match self.ctl.next_input(&rx, true, self.deadline) {
                     Wake::Input(i) => i,
@@ -163,10 +173,27 @@ impl Session {
             return;
         };
         self.info_string("the search ended without a move; playing a fallback move");
-        match fallback::choose(&root, Duration::from_millis(200)) {
-            Some(m) => self
-                .out
-                .line(&format!("bestmove {}", wire::uci_text(&root, m))),
+        let only = std::mem::take(&mut self.search_moves);
+        match fallback::choose(&root, Duration::from_millis(200), &only) {
+            Some(c) => {
+                let info = Info {
+                    depth: c.depth,
+                    seldepth: c.depth,
+                    multipv: 1,
+                    score: c.score,
+                    nodes: 0,
+                    nps: 0,
+                    time: Duration::ZERO,
+                    pv: vec![c.best],
+                    hashfull: 0,
+                };
+                self.search_root = Some(root.clone());
+                let line = self.info_line(&info);
+                self.search_root = None;
+                self.out.line(&line);
+                self.out
+                    .line(&format!("bestmove {}", wire::uci_text(&root, c.best)));
+            }
             None => self.out.line("bestmove (none)"),
         }
     }
@@ -192,9 +219,18 @@ impl Session {
                 return;
             }
         };
+        if matches!(cmd, Command::Quit) {
+            self.quit();
+        }
+        // While a stopped search winds down, everything keeps its order (a `stop`
+        // meant for the next search must not hit this one).
+        if self.stopping {
+            self.backlog.push_back(line);
+            return;
+        }
         match cmd {
             Command::Quit => self.quit(),
-            Command::IsReady if !self.stopping => {
+            Command::IsReady => {
                 self.out.line("readyok");
                 return;
             }
@@ -214,12 +250,10 @@ impl Session {
             Command::Stop | Command::PonderHit => return,
             _ => {}
         }
-        if self.searching || self.stopping {
+        if self.searching {
             // Not expected during a search: finish it first, then do this.
-            if self.searching && !self.stopping {
-                self.stopping = true;
-                self.ctl.stop_search();
-            }
+            self.stopping = true;
+            self.ctl.stop_search();
             self.backlog.push_back(line);
             return;
         }
@@ -277,11 +311,11 @@ impl Session {
         let number = |v: Option<&str>| v.and_then(|s| s.trim().parse::<usize>().ok());
         match name.to_ascii_lowercase().as_str() {
             "hash" => match number(value) {
-                Some(mb) if mb >= 1 => self.ctl.set_hash_mb(mb),
+                Some(mb) if (1..=MAX_HASH_MB).contains(&mb) => self.ctl.set_hash_mb(mb),
                 _ => self.info_string(&format!("ignored: Hash needs a size in MB, not {value:?}")),
             },
             "threads" => match number(value) {
-                Some(n) if n >= 1 => self.ctl.set_threads(n),
+                Some(n) if (1..=MAX_THREADS).contains(&n) => self.ctl.set_threads(n),
                 _ => self.info_string(&format!("ignored: Threads needs a number, not {value:?}")),
             },
             "multipv" => match number(value) {
@@ -406,6 +440,7 @@ impl Session {
         };
         let pos = self.ctl.position().clone();
         self.search_root = Some(pos.clone());
+        self.search_moves = limits.search_moves.clone();
         self.searching = true;
         self.ctl.start_search(pos, limits);
     }

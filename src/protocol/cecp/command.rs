@@ -159,8 +159,8 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "." => Stat,
         "pause" => Pause,
         "resume" => Resume,
-        "memory" => Memory(non_negative("the memory size")?.min(1 << 20) as usize),
-        "cores" => Cores(non_negative("the number of cores")?.clamp(1, 1024) as usize),
+        "memory" => Memory(non_negative("the memory size")?.clamp(1, 65536) as usize),
+        "cores" => Cores(non_negative("the number of cores")?.clamp(1, 512) as usize),
         "option" => match rest.split_once('=') {
             Some((n, v)) if !n.trim().is_empty() => {
                 Option(n.trim().to_string(), Some(v.trim().to_string()))

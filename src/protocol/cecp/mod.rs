@@ -138,19 +138,22 @@ impl Session {
             self.on_line(line);
         }
         loop {
-            let input = if self.aborting.is_none() && self.activity == Activity::Idle {
-                match self.backlog.pop_front() {
-                    Some(line) => Input::Line(line),
-                    None => match self.receive(&rx) {
-                        Some(i) => i,
-                        None => continue,
-                    },
-                }
+            // Backlogged lines run in order once no stopped search is pending; a ping
+            // waits for the move while the engine thinks (later lines that can be
+            // answered during the search are not held up by it).
+            let ping_waits = self.activity == Activity::Think
+                && self.backlog.front().is_some_and(|l| l.starts_with("ping"));
+            let next = if self.aborting.is_none() && !ping_waits {
+                self.backlog.pop_front()
             } else {
-                match self.receive(&rx) {
+                None
+            };
+            let input = match next {
+                Some(line) => Input::Line(line),
+                None => match self.receive(&rx) {
                     Some(i) => i,
                     None => continue,
-                }
+                },
             };
             match input {
                 Input::Line(line) => self.on_line(line),
@@ -196,8 +199,30 @@ impl Session {
                 .movetime
                 .unwrap_or(Duration::from_millis(300))
                 .min(Duration::from_millis(300));
-            let m = fallback::choose(self.ctl.position(), budget).unwrap_or(Move::NONE);
-            self.play_move(m, None);
+            match fallback::choose(self.ctl.position(), budget, &[]) {
+                Some(c) => {
+                    let info = Info {
+                        depth: c.depth,
+                        seldepth: c.depth,
+                        multipv: 1,
+                        score: c.score,
+                        nodes: 0,
+                        nps: 0,
+                        time: Duration::ZERO,
+                        pv: vec![c.best],
+                        hashfull: 0,
+                    };
+                    if self.post {
+                        self.search_root = Some(self.ctl.position().clone());
+                        let line = self.thinking_line(&info);
+                        self.out.line(&line);
+                        self.search_root = None;
+                    }
+                    self.last_info = Some(info);
+                    self.play_move(c.best, None);
+                }
+                None => self.play_move(Move::NONE, None),
+            }
         }
     }
 
@@ -219,8 +244,13 @@ impl Session {
         if line.is_empty() {
             return;
         }
+        // Edit mode takes every line except the two that must always work.
         if self.edit.is_some() {
-            self.on_edit_line(&line);
+            match command::parse(&line) {
+                Ok(Command::Quit) => self.quit(),
+                Ok(Command::Ping(n)) => self.out.line(&format!("pong {n}")),
+                _ => self.on_edit_line(&line),
+            }
             return;
         }
         let cmd = match command::parse(&line) {
@@ -324,7 +354,8 @@ impl Session {
         None
     }
 
-    /// Keep a ping for after the move; later lines keep their turn behind it.
+    /// Keep a ping for after the move; later lines that must wait keep their turn
+    /// behind it.
     fn backlog_ping(&mut self, cmd: &Command) {
         if let Command::Ping(n) = cmd {
             self.backlog.push_back(format!("ping {n}"));
