@@ -22,27 +22,33 @@ pub enum Input {
 /// Read stdin line by line on a thread of its own. Bytes that are not UTF-8 are
 /// replaced rather than refused: a bad line is an error message, never a crash.
 pub fn spawn_stdin_reader(tx: Sender<Input>) {
-    std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        let mut lock = stdin.lock();
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            match lock.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => {
-                    let _ = tx.send(Input::Eof);
-                    return;
-                }
-                Ok(_) => {
-                    let text = String::from_utf8_lossy(&buf);
-                    let line = text.trim_end_matches(['\n', '\r']).to_string();
-                    if tx.send(Input::Line(line)).is_err() {
+    let reader = std::thread::Builder::new()
+        .name("stdin-reader".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut lock = stdin.lock();
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match lock.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => {
+                        let _ = tx.send(Input::Eof);
                         return;
+                    }
+                    Ok(_) => {
+                        let text = String::from_utf8_lossy(&buf);
+                        let line = text.trim_end_matches(['\n', '\r']).to_string();
+                        if tx.send(Input::Line(line)).is_err() {
+                            return;
+                        }
                     }
                 }
             }
-        }
-    });
+        });
+    if reader.is_err() {
+        eprintln!("error: cannot start the input thread");
+        std::process::exit(1);
+    }
 }
 
 /// Line output. A failed write means the GUI is gone: the engine then exits quietly.

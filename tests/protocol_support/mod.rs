@@ -189,10 +189,10 @@ pub fn run_transcript(name: &str) {
                     match engine.next_line(timeout) {
                         Some(l) if l.starts_with('#') => continue,
                         Some(l) => {
-                            if let Expect::Eventually(re) = expect {
-                                if !re.is_match(&l) {
-                                    continue;
-                                }
+                            if let Expect::Eventually(re) = expect
+                                && !re.is_match(&l)
+                            {
+                                continue;
                             }
                             break Some(l);
                         }
