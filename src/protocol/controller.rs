@@ -233,14 +233,16 @@ impl Controller {
     }
 }
 
-/// Positions the rules core reads but that cannot be played: a side without its
-/// royal piece, or the side that just moved still in check.
+/// Positions the rules core reads but that cannot be played: a side without the
+/// royal piece it has at the start (horde's White has none), or the side that just
+/// moved still in check.
 fn validate(pos: &Position) -> Result<(), String> {
     let rules = pos.rules();
     let v = pos.variant();
     if rules.royal_types != 0 && !rules.pseudo_royal {
+        let start = Position::start(rules);
         for c in menagerie::board::Color::BOTH {
-            if pos.royals(c).is_empty() {
+            if pos.royals(c).is_empty() && !start.royals(c).is_empty() {
                 let who = if c.is_white() { "White" } else { "Black" };
                 return Err(format!("{who} has no king"));
             }

@@ -11,7 +11,7 @@ use menagerie::board::fen;
 use menagerie::board::{Color, PROMOTED_UNKNOWN};
 use menagerie::variant::{PieceType, Variant};
 use menagerie::xbetza::{self, Dialect, PieceMoves};
-use parents::{FIDE_PAWN, KING_IMAGE, PLAIN_PAWN, Parent, SOLDIER};
+use parents::{FIDE_PAWN, KING_IMAGE, LANCE_IMAGE, PLAIN_PAWN, Parent, SOLDIER};
 use table::{Entry, Table};
 
 /// Our name for orthodox chess, which XBoard calls `normal`.
@@ -212,7 +212,8 @@ fn collect_kinds(v: &Variant) -> Vec<Kind> {
         if promoted_only(t) || absent(t) {
             continue;
         }
-        let in_hand = !p.royal && (v.captures_to_hand || (v.piece_drops && in_start_hand[t]));
+        // Held at the start (even a king, in placement variants), or captured.
+        let in_hand = in_start_hand[t] || (!p.royal && v.captures_to_hand);
         let (signature, betza) = moves_of(v, t as PieceType);
         kinds.push(Kind {
             ty: t as PieceType,
@@ -304,7 +305,7 @@ fn native(v: &Variant, kinds: &[Kind], parent: &Parent) -> Option<XbVariant> {
             Entry::Plus | Entry::Caret(_) => Form::Promoted,
             Entry::Tilde => Form::Tilde,
         };
-        let royal = *image == parent.royal_image;
+        let royal = *image == parent.royal_image && parent.royal_king;
         let candidates: Vec<usize> = (0..kinds.len())
             .filter(|&k| {
                 assigned[k].is_none()
@@ -458,19 +459,26 @@ fn derive_table(kinds: &[Kind], v: &Variant, parent: &Parent) -> (Table, Vec<Opt
             64
         };
         let preferred = parents::preferred_images(&kind.signature, parent.name, canonical_text);
-        let fallback = [2u8, 3, 5, 6, 7, 8, 9, 10]
-            .into_iter()
-            .chain(parents::fallback_images());
+        // Unknown pieces get images whose pictures mean nothing in particular; held
+        // ones low images (see below).
+        let low = kind.in_hand && has_tilde || tilde_base(kind);
+        let fallback: Vec<u8> = if low || kind.in_hand {
+            [5u8, 6, 7, 8, 9, 10, 2, 3]
+                .into_iter()
+                .chain(parents::fallback_images())
+                .collect()
+        } else {
+            parents::fallback_images().collect()
+        };
         let candidates: Vec<u8> = preferred
             .iter()
             .copied()
-            .chain(fallback.filter(|&i| !shogi_special(i)))
+            .chain(fallback.into_iter().filter(|&i| !shogi_special(i)))
             .filter(|&i| i <= limit && i != KING_IMAGE)
             .collect();
         // Held pieces and pieces with a crazyhouse-promoted twin go on images 0-10:
         // held pieces must come before the `~` images in slot order, and a `~` twin
         // lives on the image 11 places up.
-        let low = kind.in_hand && has_tilde || tilde_base(kind);
         let pick = candidates
             .iter()
             .copied()
@@ -496,7 +504,9 @@ fn derive_table(kinds: &[Kind], v: &Variant, parent: &Parent) -> (Table, Vec<Opt
             continue;
         };
         let partner = base_image + 11;
-        if base_image <= 10 && table.is_free(partner) {
+        // Image 18 (the Lance) promotes like a pawn on the last rank whatever moves it
+        // is given, so it is no home for a promoted piece.
+        if base_image <= 10 && partner != LANCE_IMAGE && table.is_free(partner) {
             let entry = if kind.form == Form::Tilde {
                 Entry::Tilde
             } else {

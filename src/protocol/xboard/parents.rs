@@ -10,6 +10,8 @@
 
 /// The King image: the last entry of each half of a piece table.
 pub const KING_IMAGE: u8 = 65;
+/// The Lance image: XBoard promotes a piece on it that reaches the last rank.
+pub const LANCE_IMAGE: u8 = 18;
 
 /// The FIDE pawn with its double step (its signature is its XBetza).
 pub const FIDE_PAWN: &str = "fmWfceFifmnD";
@@ -33,6 +35,8 @@ pub struct Parent {
     pub moves: &'static [(u8, &'static str)],
     /// Image of the royal piece.
     pub royal_image: u8,
+    /// False where the king is an ordinary piece (giveaway, suicide).
+    pub royal_king: bool,
     /// Pieces on images up to this one can promote with `+` to their partner image.
     pub promotable_max: u8,
 }
@@ -97,6 +101,15 @@ const MAKRUK_MOVES: &[(u8, &str)] = &[
     (KING_IMAGE, "K"),
 ];
 
+const KNIGHTMATE_MOVES: &[(u8, &str)] = &[
+    (0, FIDE_PAWN),
+    (2, "B"),
+    (3, "R"),
+    (4, "Q"),
+    (10, "K"),
+    (20, "N"),
+];
+
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 
 const fn chess_like(name: &'static str) -> Parent {
@@ -109,6 +122,7 @@ const fn chess_like(name: &'static str) -> Parent {
         start: CHESS_START,
         moves: CHESS_MOVES,
         royal_image: KING_IMAGE,
+        royal_king: true,
         promotable_max: 10,
     }
 }
@@ -135,6 +149,7 @@ const PARENTS: &[Parent] = &[
         start: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
         moves: SHOGI_MOVES,
         royal_image: KING_IMAGE,
+        royal_king: true,
         promotable_max: 8,
     },
     Parent {
@@ -146,6 +161,7 @@ const PARENTS: &[Parent] = &[
         start: "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR",
         moves: XIANGQI_MOVES,
         royal_image: 9,
+        royal_king: true,
         promotable_max: 0,
     },
     Parent {
@@ -175,6 +191,23 @@ const PARENTS: &[Parent] = &[
         start: "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR",
         moves: MAKRUK_MOVES,
         ..chess_like("makruk")
+    },
+    // The royal piece moves as a knight, on the Unicorn image; a commoner instead.
+    Parent {
+        table: "P.BRQ.....M.........K.",
+        start: "rmbqkbmr/pppppppp/8/8/8/8/PPPPPPPP/RMBQKBMR",
+        moves: KNIGHTMATE_MOVES,
+        royal_image: 20,
+        ..chess_like("knightmate")
+    },
+    // The king is an ordinary piece.
+    Parent {
+        royal_king: false,
+        ..chess_like("giveaway")
+    },
+    Parent {
+        royal_king: false,
+        ..chess_like("suicide")
     },
 ];
 
@@ -323,6 +356,7 @@ pub fn preferred_images(signature: &str, parent: &str, canon: impl Fn(&str) -> S
 /// left out because XBoard promotes it like a pawn; 11-21 come late because they are
 /// the promotion partners of images 0-10.
 pub fn fallback_images() -> impl Iterator<Item = u8> {
+    // (18 = LANCE_IMAGE is never in this list.)
     (22..=64u8).chain([5, 6, 7, 8, 9, 10, 16, 17, 19, 20, 21, 11, 12, 13, 14, 15])
 }
 
