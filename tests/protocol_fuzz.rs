@@ -362,5 +362,5 @@ fn cecp_survives_random_input() {
 
 #[test]
 fn uci_survives_random_input() {
-    fuzz(true, 0x5eed_0c1);
+    fuzz(true, 0x05ee_d0c1);
 }
