@@ -98,3 +98,84 @@ pub fn uci_text(pos: &Position, m: Move) -> String {
 pub fn uci_parse(pos: &mut Position, text: &str) -> Result<Move, String> {
     notation::parse_move(pos, text, RankNumbering::FromOne)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use menagerie::movegen::{MoveList, Ruleset};
+    use menagerie::variant::VariantSet;
+
+    fn setup(variant: &str, fen: Option<&str>) -> (Position, XbVariant) {
+        let mut set = VariantSet::builtin();
+        let report = set.load_str(
+            "variants.ini",
+            include_str!("../../tests/data/protocol/variants.ini"),
+        );
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let v = set.get(variant).expect("test variant");
+        let xb = XbVariant::new(&v);
+        let rules = Ruleset::new(v);
+        let pos = match fen {
+            Some(f) => Position::from_fen(&rules, f).expect("test FEN"),
+            None => Position::start(&rules),
+        };
+        (pos, xb)
+    }
+
+    fn legal_texts(pos: &mut Position, xb: &XbVariant) -> Vec<String> {
+        let rules = pos.rules().clone();
+        let mut list = MoveList::new();
+        rules.generate_legal(pos, &mut list);
+        list.iter().map(|&m| cecp_text(pos, m, xb)).collect()
+    }
+
+    #[test]
+    fn shogi_promotion_and_deferral() {
+        // A silver on c6 may promote moving into the zone: c6c7+ or c6c7=.
+        let (mut pos, xb) = setup("shogi", Some("4k4/9/9/2S6/9/9/9/9/4K4[-] w 0 1"));
+        let texts = legal_texts(&mut pos, &xb);
+        assert!(texts.contains(&"c6c7+".to_string()), "{texts:?}");
+        assert!(texts.contains(&"c6c7=".to_string()), "{texts:?}");
+        assert!(texts.contains(&"c6b5".to_string()), "{texts:?}");
+        // Every text reads back as the same move.
+        for t in texts {
+            assert!(cecp_parse(&mut pos, &t, &xb).is_ok(), "{t}");
+        }
+    }
+
+    #[test]
+    fn drops_ten_rank_squares_and_legs() {
+        let (mut pos, xb) = setup("crazyhouse", Some("4k3/8/8/8/8/8/8/4K3[N] w - - 0 1"));
+        assert!(legal_texts(&mut pos, &xb).contains(&"N@e4".to_string()));
+        let (mut pos, xb) = setup("xiangqi", None);
+        let texts = legal_texts(&mut pos, &xb);
+        assert!(
+            texts.contains(&"h2e2".to_string()) && texts.contains(&"h0g2".to_string()),
+            "{texts:?}"
+        );
+        let (mut pos, xb) = setup(
+            "lionhouse",
+            Some("r1b1kbnr/1p3ppp/2p5/1L1l4/8/8/PPPP1PPP/RNB1KBNR[Pp] w KQkq - 0 1"),
+        );
+        let texts = legal_texts(&mut pos, &xb);
+        assert!(texts.contains(&"b5c6,c6d7".to_string()), "{texts:?}");
+        assert!(texts.contains(&"P@c7".to_string()), "{texts:?}");
+    }
+
+    #[test]
+    fn xboard_letters_are_translated() {
+        // XBoard's xiangqi calls the horse H; Menagerie's file calls it N.
+        let (mut pos, xb) = setup("xiangqi", None);
+        let m = cecp_parse(&mut pos, "h0g2", &xb).expect("legal");
+        assert_eq!(cecp_text(&pos, m, &xb), "h0g2");
+        let v = pos.variant().clone();
+        assert_eq!(
+            xb.fen_from_xboard(
+                &v,
+                "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1"
+            ),
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+        );
+        assert_eq!(uci_text(&pos, m), "h1g3");
+    }
+}

@@ -714,3 +714,78 @@ fn engine_defined(
         defers_with_equals: parent.name == "shogi",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use menagerie::variant::VariantSet;
+
+    fn variant(name: &str, extra: &str) -> XbVariant {
+        let mut set = VariantSet::builtin();
+        let report = set.load_str(
+            "variants.ini",
+            include_str!("../../../tests/data/protocol/variants.ini"),
+        );
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let report = set.load_str("extra.ini", extra);
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        XbVariant::new(&set.get(name).expect("loaded"))
+    }
+
+    #[test]
+    fn native_variants_need_no_setup() {
+        for name in ["chess", "crazyhouse", "shogi", "xiangqi", "capablanca"] {
+            assert!(variant(name, "").announce.is_empty(), "{name}");
+        }
+    }
+
+    #[test]
+    fn changed_native_variant_is_described() {
+        // Crazyhouse on a smaller board is not XBoard's crazyhouse.
+        let xb = variant(
+            "crazyhouse",
+            "[crazyhouse:crazyhouse]\nmaxFile = 7\nstartFen = rnbqkbn/ppppppp/7/7/7/7/PPPPPPP/RNBQKBN[] w - - 0 1\n",
+        );
+        assert!(
+            xb.announce[0].starts_with("setup (PNBRQ")
+                && xb.announce[0].contains(" 7x8+5_crazyhouse "),
+            "{:?}",
+            xb.announce
+        );
+    }
+
+    #[test]
+    fn given_table_is_used_when_it_fits() {
+        let ini = "[minixq]\nvariantTemplate = xiangqi\npieceToCharTable = PN.R.....K.C.pn.r.....k.c.\nmaxRank = 7\nmaxFile = 7\nrook = r\nhorse = n\ncannon = c\nsoldier = p\nking = k:W\nflyingGeneral = true\ndoubleStep = false\ncastling = false\nstartFen = rcnkncr/p1ppp1p/7/7/7/P1PPP1P/RCNKNCR w - - 0 1\n";
+        let xb = variant("minixq", ini);
+        assert_eq!(
+            xb.announce,
+            vec!["setup (PN.R.....K.C.pn.r.....k.c.) 7x7+0_xiangqi rcnkncr/p1ppp1p/7/7/7/P1PPP1P/RCNKNCR w - - 0 1".to_string()]
+        );
+    }
+
+    #[test]
+    fn promoted_pieces_avoid_the_lance_image() {
+        let xb = variant("kirinshogi", "");
+        let table = xb.announce[0].split_whitespace().nth(1).unwrap_or("");
+        // Image 18 is '.', the kirin's promotion is written with ^I elsewhere.
+        let white = &table[1..table.len() / 2 + 1];
+        let t = Table::parse(&table[1..table.len() - 1]).expect("a valid table");
+        assert_eq!(t.get(18), None, "{white}");
+        assert!(white.contains("^I"), "{white}");
+        assert_eq!(xb.holdings, 10);
+    }
+
+    #[test]
+    fn crazyhouse_style_promotions_and_holdings() {
+        let xb = variant("lionhouse", "");
+        // The Lion is held, so it sits before the `~` images and has one (image 16).
+        assert!(
+            xb.announce[0].starts_with("setup (PNBR.L......~~~.~K"),
+            "{:?}",
+            xb.announce
+        );
+        assert_eq!(xb.holdings, 5);
+        assert_eq!(xb.announce[1], "piece L& KNADcaK");
+    }
+}
