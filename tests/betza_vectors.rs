@@ -14,10 +14,19 @@ fn items(expected: &str, origin: &str) -> BTreeSet<String> {
     }
     let mut current: Option<String> = None;
     for tok in expected.split(',').map(str::trim) {
-        let is_leg = tok.chars().filter(|c| c.is_ascii_alphabetic() && *c != 'x').count() == 2
-            && tok.chars().next().is_some_and(|c| c.is_ascii_lowercase() && c != 'x');
+        let is_leg = tok
+            .chars()
+            .filter(|c| c.is_ascii_alphabetic() && *c != 'x')
+            .count()
+            == 2
+            && tok
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_lowercase() && c != 'x');
         if is_leg {
-            if tok.starts_with(origin) && tok[origin.len()..].starts_with(|c: char| c == 'x' || c.is_ascii_lowercase()) {
+            if tok.starts_with(origin)
+                && tok[origin.len()..].starts_with(|c: char| c == 'x' || c.is_ascii_lowercase())
+            {
                 if let Some(c) = current.take() {
                     out.insert(c);
                 }
@@ -54,7 +63,8 @@ fn all_betza_vectors() {
         let body = line.split('#').next().unwrap_or("").trim();
         let parts: Vec<&str> = body.split('|').map(str::trim).collect();
         assert_eq!(parts.len(), 5, "line {}: {line}", n + 1);
-        let (board, square, betza, occ, expected) = (parts[0], parts[1], parts[2], parts[3], parts[4]);
+        let (board, square, betza, occ, expected) =
+            (parts[0], parts[1], parts[2], parts[3], parts[4]);
         count += 1;
         let want = items(expected, square);
         match piece_targets(board, square, betza, occ, Dialect::XBoard) {
@@ -70,5 +80,10 @@ fn all_betza_vectors() {
         }
     }
     assert!(count > 150, "only {count} vectors read");
-    assert!(failures.is_empty(), "{} of {count} vectors fail:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} vectors fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -2,7 +2,7 @@
 //! and why.
 
 use menagerie::board::{Position, RankNumbering};
-use menagerie::movegen::{notation, Ruleset};
+use menagerie::movegen::{Ruleset, notation};
 use menagerie::variant::VariantSet;
 use menagerie::xbetza::{self, Dialect};
 
@@ -16,14 +16,19 @@ impl Rng {
     }
     fn string(&mut self, alphabet: &[u8], max: usize) -> String {
         let n = (self.next() % max as u64) as usize;
-        (0..n).map(|_| alphabet[(self.next() % alphabet.len() as u64) as usize] as char).collect()
+        (0..n)
+            .map(|_| alphabet[(self.next() % alphabet.len() as u64) as usize] as char)
+            .collect()
     }
 }
 
 #[test]
 fn xbetza_errors_name_position_and_reason() {
     let e = xbetza::parse("fmX", Dialect::XBoard).unwrap_err();
-    assert_eq!(e.to_string(), "bad XBetza 'fmX' at position 3: unknown atom 'X'");
+    assert_eq!(
+        e.to_string(),
+        "bad XBetza 'fmX' at position 3: unknown atom 'X'"
+    );
     let e = xbetza::parse("fmW3q", Dialect::XBoard).unwrap_err();
     assert_eq!(e.position, 4);
     assert!(e.reason.contains("unknown modifier 'q'"), "{}", e.reason);
@@ -35,7 +40,10 @@ fn xbetza_errors_name_position_and_reason() {
     assert!(e.reason.contains("needs a distance"), "{}", e.reason);
     let e = xbetza::parse("3N", Dialect::XBoard).unwrap_err();
     assert!(e.reason.contains("must follow an atom"), "{}", e.reason);
-    assert!(xbetza::parse("", Dialect::XBoard).is_ok(), "empty = immobile piece");
+    assert!(
+        xbetza::parse("", Dialect::XBoard).is_ok(),
+        "empty = immobile piece"
+    );
 }
 
 #[test]
@@ -95,7 +103,11 @@ maxRank = 17
         "user.ini:25: [big] maxRank = 17: the board has 1 to 16 ranks",
     ];
     for e in expect {
-        assert!(msgs.iter().any(|m| m == e), "missing error '{e}' in:\n{}", msgs.join("\n"));
+        assert!(
+            msgs.iter().any(|m| m == e),
+            "missing error '{e}' in:\n{}",
+            msgs.join("\n")
+        );
     }
     assert_eq!(msgs.len(), expect.len(), "{}", msgs.join("\n"));
     assert!(set.get("good").is_some() && set.get("chess").is_some());
@@ -114,7 +126,22 @@ fn syntax_errors_spare_other_sections() {
 #[test]
 fn random_files_never_panic() {
     let mut rng = Rng(777);
-    let keys = ["maxRank", "maxFile", "king", "pawn", "customPiece1", "startFen", "promotionRegionWhite", "pieceDrops", "castling", "promotedPieceType", "mobilityRegionWhiteKing", "extinctionPieceTypes", "pocketSize", "dropNoDoubled"];
+    let keys = [
+        "maxRank",
+        "maxFile",
+        "king",
+        "pawn",
+        "customPiece1",
+        "startFen",
+        "promotionRegionWhite",
+        "pieceDrops",
+        "castling",
+        "promotedPieceType",
+        "mobilityRegionWhiteKing",
+        "extinctionPieceTypes",
+        "pocketSize",
+        "dropNoDoubled",
+    ];
     let alphabet = b"kqrbnpKQRBNP0123456789/[]-*: ~+wmfsWFN";
     for i in 0..2000 {
         let mut text = format!("[v{i}:chess]\n");
@@ -139,13 +166,34 @@ fn bad_fens_are_errors() {
     let rules = Ruleset::new(set.get("chess").expect("chess"));
     for (fen, why) in [
         ("", "empty FEN"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "the board has 8 ranks but the FEN gives 7"),
-        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6 has 9 files instead of 8"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "'X' is not a piece of chess"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move 'x' is neither w nor b"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1", "bad en passant square 'z9'"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "bad halfmove clock 'x'"),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", "unexpected text 'extra' at the end"),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+            "the board has 8 ranks but the FEN gives 7",
+        ),
+        (
+            "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "rank 6 has 9 files instead of 8",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+            "'X' is not a piece of chess",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "side to move 'x' is neither w nor b",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1",
+            "bad en passant square 'z9'",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+            "bad halfmove clock 'x'",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+            "unexpected text 'extra' at the end",
+        ),
     ] {
         let e = Position::from_fen(&rules, fen).unwrap_err();
         assert_eq!(e.0, why, "FEN '{fen}'");
@@ -175,4 +223,18 @@ fn random_fens_and_moves_never_panic() {
             let _ = notation::parse_move(&mut pos, &mv, RankNumbering::XBoard);
         }
     }
+}
+
+#[test]
+fn readme_examples_load() {
+    let readme = include_str!("../README.md");
+    let mut set = VariantSet::builtin();
+    let mut blocks = 0;
+    for block in readme.split("```ini\n").skip(1) {
+        let text = block.split("```").next().unwrap_or("");
+        let report = set.load_str("README.md", text);
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        blocks += 1;
+    }
+    assert!(blocks > 0);
 }

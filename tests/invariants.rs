@@ -28,9 +28,16 @@ fn keys_unmake_and_fen_round_trip() {
             let mut fens = vec![pos.fen()];
             let mut list = MoveList::new();
             for ply in 0..80 {
-                assert_eq!(pos.key(), pos.compute_key(), "{} game {game} ply {ply}: key drift at {}", v.name, pos.fen());
+                assert_eq!(
+                    pos.key(),
+                    pos.compute_key(),
+                    "{} game {game} ply {ply}: key drift at {}",
+                    v.name,
+                    pos.fen()
+                );
                 let fen = pos.fen();
-                let again = Position::from_fen(&rules, &fen).unwrap_or_else(|e| panic!("{}: own FEN '{fen}' unreadable: {e}", v.name));
+                let again = Position::from_fen(&rules, &fen)
+                    .unwrap_or_else(|e| panic!("{}: own FEN '{fen}' unreadable: {e}", v.name));
                 assert_eq!(again.fen(), fen, "{}: FEN round trip", v.name);
                 rules.generate_legal(&mut pos, &mut list);
                 if list.is_empty() {
@@ -49,4 +56,39 @@ fn keys_unmake_and_fen_round_trip() {
             }
         }
     }
+}
+
+/// The fast legality proof (pins, screens, lame legs) must agree with playing the move
+/// and looking, for every pseudo-legal move of positions from random games.
+#[test]
+fn fast_legality_agrees_with_full_test() {
+    let set = VariantSet::builtin();
+    let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
+    let mut checked = 0u64;
+    for v in set.iter() {
+        let rules = Ruleset::new(v.clone());
+        for _game in 0..6 {
+            let mut pos = Position::start(&rules);
+            let mut pseudo = MoveList::new();
+            let mut legal = MoveList::new();
+            for _ply in 0..120 {
+                pseudo.clear();
+                rules.generate_pseudo(&pos, &mut pseudo);
+                let info = rules.node_info(&pos);
+                for &m in pseudo.iter() {
+                    let fast = rules.is_legal_with(&mut pos, m, &info);
+                    let full = rules.is_legal(&mut pos, m);
+                    assert_eq!(fast, full, "{}: {:?} at {}", v.name, m, pos.fen());
+                    checked += 1;
+                }
+                rules.generate_legal(&mut pos, &mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal.moves[(rng.next() % legal.len() as u64) as usize];
+                pos.make(m);
+            }
+        }
+    }
+    eprintln!("{checked} moves checked");
 }

@@ -3,7 +3,7 @@
 //! Fairy-Stockfish oracle (see tools/make_perft_data.py).
 
 use menagerie::board::Position;
-use menagerie::movegen::{perft, Ruleset};
+use menagerie::movegen::{Ruleset, perft};
 use menagerie::variant::VariantSet;
 use std::path::Path;
 
@@ -27,7 +27,11 @@ fn read_cases() -> Vec<Case> {
     let mut files: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
     files.sort();
     for path in files {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
         if !name.ends_with(".epd") || name == "random-positions.epd" {
             continue;
         }
@@ -75,7 +79,10 @@ fn perft_suites() {
     let mut rules_cache: Vec<(String, std::sync::Arc<Ruleset>)> = Vec::new();
     for case in &cases {
         let Some(v) = set.get(&case.variant) else {
-            failures.push(format!("{}:{}: variant {} is not built in", case.file, case.line, case.variant));
+            failures.push(format!(
+                "{}:{}: variant {} is not built in",
+                case.file, case.line, case.variant
+            ));
             continue;
         };
         let rules = match rules_cache.iter().find(|(n, _)| *n == case.variant) {
@@ -107,6 +114,11 @@ fn perft_suites() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} failures of {checked} counts:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures of {checked} counts:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     eprintln!("{checked} perft counts checked");
 }

@@ -6,7 +6,7 @@
 use super::position::{NO_SQUARE, PROMOTED_UNKNOWN};
 use super::{Color, Piece, Position, RankNumbering, Square};
 use crate::movegen::Ruleset;
-use crate::variant::{PieceType, Variant, MAX_PIECE_TYPES};
+use crate::variant::{MAX_PIECE_TYPES, PieceType, Variant};
 use std::fmt;
 use std::sync::Arc;
 
@@ -112,7 +112,10 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             if letter == '*' {
                 return err("holes in the board ('*') are not supported");
             }
-            let Some(t) = variant.type_of_letter(letter).filter(|_| letter.is_ascii_alphabetic()) else {
+            let Some(t) = variant
+                .type_of_letter(letter)
+                .filter(|_| letter.is_ascii_alphabetic())
+            else {
                 return err(format!("'{letter}' is not a piece of {}", variant.name));
             };
             let color = if letter.is_ascii_uppercase() {
@@ -141,7 +144,11 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             if file >= g.files as u32 {
                 return err(format!("rank {} has more than {} files", rank + 1, g.files));
             }
-            board.push((g.square(file as u8, rank), Piece::new(color, placed), promoted));
+            board.push((
+                g.square(file as u8, rank),
+                Piece::new(color, placed),
+                promoted,
+            ));
             file += 1;
         }
         if file != g.files as u32 {
@@ -158,12 +165,20 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
             if c == '-' {
                 continue;
             }
-            let Some(t) = variant.type_of_letter(c).filter(|_| c.is_ascii_alphabetic()) else {
-                return err(format!("'{c}' in the holdings is not a piece of {}", variant.name));
+            let Some(t) = variant
+                .type_of_letter(c)
+                .filter(|_| c.is_ascii_alphabetic())
+            else {
+                return err(format!(
+                    "'{c}' in the holdings is not a piece of {}",
+                    variant.name
+                ));
             };
             let color = if c.is_ascii_uppercase() { 0 } else { 1 };
             let slot = &mut hands[color][t as usize];
-            *slot = slot.checked_add(1).ok_or_else(|| FenError("too many pieces in hand".into()))?;
+            *slot = slot
+                .checked_add(1)
+                .ok_or_else(|| FenError("too many pieces in hand".into()))?;
         }
     }
     let side = match fields.get(1) {
@@ -176,45 +191,46 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     let mut ep = Vec::new();
     let is_number = |s: &str| s.chars().all(|c| c.is_ascii_digit()) && !s.is_empty();
     // Shogi-style FENs go straight to the move counters.
-    if let Some(f) = fields.get(idx) {
-        if !is_number(f) {
+    if let Some(f) = fields.get(idx)
+        && !is_number(f)
+    {
+        if *f != "-" {
+            for c in f.chars() {
+                if !c.is_ascii_alphabetic() {
+                    return err(format!("bad castling field '{f}'"));
+                }
+                castling.push(c);
+            }
+        }
+        idx += 1;
+        if let Some(f) = fields.get(idx)
+            && !is_number(f)
+            && !f.contains('+')
+        {
             if *f != "-" {
-                for c in f.chars() {
-                    if !c.is_ascii_alphabetic() {
-                        return err(format!("bad castling field '{f}'"));
+                let mut rest = *f;
+                while !rest.is_empty() {
+                    match g.parse_square_prefix(rest, RankNumbering::FromOne) {
+                        Some((sq, n)) => {
+                            ep.push(sq);
+                            rest = &rest[n..];
+                        }
+                        None => return err(format!("bad en passant square '{f}'")),
                     }
-                    castling.push(c);
                 }
             }
             idx += 1;
-            if let Some(f) = fields.get(idx) {
-                if !is_number(f) && !f.contains('+') {
-                    if *f != "-" {
-                        let mut rest = *f;
-                        while !rest.is_empty() {
-                            match g.parse_square_prefix(rest, RankNumbering::FromOne) {
-                                Some((sq, n)) => {
-                                    ep.push(sq);
-                                    rest = &rest[n..];
-                                }
-                                None => return err(format!("bad en passant square '{f}'")),
-                            }
-                        }
-                    }
-                    idx += 1;
-                }
-            }
         }
     }
     let mut checks_remaining = None;
-    if let Some(f) = fields.get(idx) {
-        if let Some((a, b)) = f.split_once('+').filter(|(a, _)| !a.is_empty()) {
-            let (Ok(a), Ok(b)) = (a.parse::<u8>(), b.parse::<u8>()) else {
-                return err(format!("bad check counter '{f}'"));
-            };
-            checks_remaining = Some([a.min(31), b.min(31)]);
-            idx += 1;
-        }
+    if let Some(f) = fields.get(idx)
+        && let Some((a, b)) = f.split_once('+').filter(|(a, _)| !a.is_empty())
+    {
+        let (Ok(a), Ok(b)) = (a.parse::<u8>(), b.parse::<u8>()) else {
+            return err(format!("bad check counter '{f}'"));
+        };
+        checks_remaining = Some([a.min(31), b.min(31)]);
+        idx += 1;
     }
     let mut number = |name: &str| -> Result<Option<u32>, FenError> {
         match fields.get(idx) {
@@ -241,7 +257,10 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         }
     }
     if idx < fields.len() {
-        return err(format!("unexpected text '{}' at the end", fields[idx..].join(" ")));
+        return err(format!(
+            "unexpected text '{}' at the end",
+            fields[idx..].join(" ")
+        ));
     }
     Ok(Setup {
         board,
@@ -257,7 +276,9 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
 
 /// Does the variant's start position read? (Used when loading variant files.)
 pub fn check_start_position(variant: &Variant) -> Result<(), String> {
-    parse(variant, &variant.start_fen).map(|_| ()).map_err(|e| e.0)
+    parse(variant, &variant.start_fen)
+        .map(|_| ())
+        .map_err(|e| e.0)
 }
 
 impl Position {
@@ -269,7 +290,8 @@ impl Position {
 
     /// The variant's start position.
     pub fn start(rules: &Arc<Ruleset>) -> Position {
-        Position::from_fen(rules, &rules.variant.start_fen).expect("start positions are checked when variants load")
+        Position::from_fen(rules, &rules.variant.start_fen)
+            .expect("start positions are checked when variants load")
     }
 
     pub fn from_setup(rules: &Arc<Ruleset>, s: &Setup) -> Position {
@@ -290,10 +312,18 @@ impl Position {
         pos.set_side(s.side);
         // Castling rights and gates, as Fairy-Stockfish reads them.
         for &tok in &s.castling {
-            let c = if tok.is_ascii_lowercase() { Color::Black } else { Color::White };
+            let c = if tok.is_ascii_lowercase() {
+                Color::Black
+            } else {
+                Color::White
+            };
             let up = tok.to_ascii_uppercase();
             let rank = rules.castling_rank(c);
-            let is_rook = |p: Piece| p.is_some() && p.color() == c && v.castling_rook_pieces[c as usize] & 1u64 << p.kind() != 0;
+            let is_rook = |p: Piece| {
+                p.is_some()
+                    && p.color() == c
+                    && v.castling_rook_pieces[c as usize] & 1u64 << p.kind() != 0
+            };
             let rook_sq: Option<Square> = if v.castling && up == 'K' {
                 let mut f = v.castling_rook_kingside_file as i32;
                 loop {
@@ -366,7 +396,9 @@ impl Position {
                 let gates = pos.state().gates[c as usize];
                 let king_gated = k != NO_SQUARE
                     && gates.contains(k)
-                    && v.castling_king_piece[c as usize].is_some_and(|kt| pos.piece_at(k).kind() == kt && pos.piece_at(k).is_some());
+                    && v.castling_king_piece[c as usize].is_some_and(|kt| {
+                        pos.piece_at(k).kind() == kt && pos.piece_at(k).is_some()
+                    });
                 if king_gated
                     && pos.state().castling[c as usize].is_empty()
                     && (!v.seirawan_gating || pos.hand_total(c) > 0 || v.captures_to_hand)
@@ -464,7 +496,11 @@ impl Position {
             }
             out.push(']');
         }
-        out.push_str(if self.side_to_move() == Color::White { " w " } else { " b " });
+        out.push_str(if self.side_to_move() == Color::White {
+            " w "
+        } else {
+            " b "
+        });
         let st = self.state();
         let mut cast = String::new();
         for c in Color::BOTH {
@@ -480,7 +516,9 @@ impl Position {
                 !v.chess960
                     && !range.iter().any(|&f| {
                         let p = self.piece_at(g.square(f, rank));
-                        p.is_some() && p.color() == c && v.castling_rook_pieces[c as usize] & 1u64 << p.kind() != 0
+                        p.is_some()
+                            && p.color() == c
+                            && v.castling_rook_pieces[c as usize] & 1u64 << p.kind() != 0
                     })
             };
             let mut rights: Vec<Square> = st.castling[c as usize].iter().collect();
@@ -492,16 +530,27 @@ impl Position {
                 } else {
                     (b'A' + g.file(sq)) as char
                 };
-                cast.push(if c == Color::White { ch } else { ch.to_ascii_lowercase() });
+                cast.push(if c == Color::White {
+                    ch
+                } else {
+                    ch.to_ascii_lowercase()
+                });
             }
             if v.gating && (!v.seirawan_gating || self.hand_total(c) > 0 || v.captures_to_hand) {
                 for f in 0..g.files {
                     let gated = st.gates[c as usize].iter().any(|s| g.file(s) == f);
-                    let redundant = (!v.chess960 && !st.castling[c as usize].is_empty() && k != NO_SQUARE && g.file(k) == f)
+                    let redundant = (!v.chess960
+                        && !st.castling[c as usize].is_empty()
+                        && k != NO_SQUARE
+                        && g.file(k) == f)
                         || st.castling[c as usize].iter().any(|s| g.file(s) == f);
                     if gated && !redundant {
                         let ch = (b'A' + f) as char;
-                        cast.push(if c == Color::White { ch } else { ch.to_ascii_lowercase() });
+                        cast.push(if c == Color::White {
+                            ch
+                        } else {
+                            ch.to_ascii_lowercase()
+                        });
                     }
                 }
             }
@@ -517,7 +566,10 @@ impl Position {
         }
         out.push(' ');
         if v.check_counting {
-            out.push_str(&format!("{}+{} ", st.checks_remaining[0], st.checks_remaining[1]));
+            out.push_str(&format!(
+                "{}+{} ",
+                st.checks_remaining[0], st.checks_remaining[1]
+            ));
         }
         out.push_str(&format!("{} {}", st.rule50, 1 + self.game_ply() / 2));
         out

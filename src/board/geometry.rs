@@ -81,7 +81,9 @@ impl Geometry {
     }
 
     pub fn all(&self) -> SquareSet {
-        (0..self.num_squares() as u16).map(|s| s as Square).collect()
+        (0..self.num_squares() as u16)
+            .map(|s| s as Square)
+            .collect()
     }
     pub fn rank_set(&self, rank: u8) -> SquareSet {
         (0..self.files).map(|f| self.square(f, rank)).collect()
@@ -108,7 +110,11 @@ impl Geometry {
 
     /// Parse a square name at the start of `text`; returns the square and the
     /// number of bytes used. Two-digit ranks are read greedily when they exist.
-    pub fn parse_square_prefix(&self, text: &str, numbering: RankNumbering) -> Option<(Square, usize)> {
+    pub fn parse_square_prefix(
+        &self,
+        text: &str,
+        numbering: RankNumbering,
+    ) -> Option<(Square, usize)> {
         let b = text.as_bytes();
         if b.is_empty() || !(b'a'..=b'p').contains(&b[0]) {
             return None;

@@ -7,8 +7,8 @@ mod position;
 mod squareset;
 pub mod zobrist;
 
-pub use geometry::{Geometry, RankNumbering, MAX_FILES, MAX_RANKS};
-pub use position::{Position, StateInfo, NO_SQUARE, PROMOTED_UNKNOWN};
+pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, RankNumbering};
+pub use position::{NO_SQUARE, PROMOTED_UNKNOWN, Position, StateInfo};
 pub use squareset::{SquareIter, SquareSet};
 
 use crate::variant::PieceType;

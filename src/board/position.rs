@@ -8,7 +8,7 @@
 use super::zobrist::KEYS;
 use super::{Color, Piece, Square, SquareSet};
 use crate::movegen::{Move, MoveKind, Ruleset};
-use crate::variant::{PieceType, Variant, MAX_PIECE_TYPES};
+use crate::variant::{MAX_PIECE_TYPES, PieceType, Variant};
 use std::sync::Arc;
 
 /// No square.
@@ -126,7 +126,8 @@ impl Position {
     pub fn promoted_from(&self, sq: Square) -> Option<PieceType> {
         match self.promoted[sq as usize] {
             0 => None,
-            PROMOTED_UNKNOWN => self.variant().main_promotion_pawn_type[self.board[sq as usize].color() as usize]
+            PROMOTED_UNKNOWN => self.variant().main_promotion_pawn_type
+                [self.board[sq as usize].color() as usize]
                 .or(Some(self.board[sq as usize].kind())),
             k => Some(k - 1),
         }
@@ -242,7 +243,8 @@ impl Position {
     pub(crate) fn set_checks_remaining(&mut self, c: Color, n: u8) {
         let n = n.min(31);
         let i = c as usize;
-        self.st.key ^= KEYS.checks[i][self.st.checks_remaining[i] as usize] ^ KEYS.checks[i][n as usize];
+        self.st.key ^=
+            KEYS.checks[i][self.st.checks_remaining[i] as usize] ^ KEYS.checks[i][n as usize];
         self.st.checks_remaining[i] = n;
     }
     pub(crate) fn finish_setup(&mut self) {
@@ -390,10 +392,11 @@ impl Position {
             MoveKind::Drop => {
                 let t = m.piece();
                 self.add_to_hand(us, t, -1);
-                let (placed, promoted) = match (m.is_promoted_drop(), v.promoted_piece_type[t as usize]) {
-                    (true, Some(p)) => (p, t + 1),
-                    _ => (t, 0),
-                };
+                let (placed, promoted) =
+                    match (m.is_promoted_drop(), v.promoted_piece_type[t as usize]) {
+                        (true, Some(p)) => (p, t + 1),
+                        _ => (t, 0),
+                    };
                 self.set_square(to, Piece::new(us, placed), promoted);
                 self.st.rule50 = 0;
                 if v.castling_dropped_piece {
@@ -445,7 +448,11 @@ impl Position {
                     blast_center = Some(to);
                 }
                 if m.kind() == MoveKind::EnPassant {
-                    let victim_sq = self.history.last().map(|s| s.ep_victim).unwrap_or(NO_SQUARE);
+                    let victim_sq = self
+                        .history
+                        .last()
+                        .map(|s| s.ep_victim)
+                        .unwrap_or(NO_SQUARE);
                     let victim_sq = if victim_sq == NO_SQUARE {
                         rules.ep_victim_fallback(self, to)
                     } else {
@@ -461,17 +468,20 @@ impl Position {
                 self.clear_rights_at(to);
                 let (placed, promoted) = match m.kind() {
                     MoveKind::Promotion => (Piece::new(us, m.piece()), PROMOTED_UNKNOWN),
-                    MoveKind::PiecePromotion => match v.promoted_piece_type[mover.kind() as usize] {
-                        Some(p) => (Piece::new(us, p), mover.kind() + 1),
-                        None => (mover, mover_promoted),
-                    },
+                    MoveKind::PiecePromotion => {
+                        match v.promoted_piece_type[mover.kind() as usize] {
+                            Some(p) => (Piece::new(us, p), mover.kind() + 1),
+                            None => (mover, mover_promoted),
+                        }
+                    }
                     _ => (mover, mover_promoted),
                 };
                 self.set_square(to, placed, promoted);
                 if captured_any
                     || matches!(m.kind(), MoveKind::Promotion)
                     || (m.kind() == MoveKind::PiecePromotion)
-                    || (v.n_move_rule_types[us as usize] & 1 << mover.kind() != 0 && !rules.is_reversible(us, mover.kind(), to, from))
+                    || (v.n_move_rule_types[us as usize] & 1 << mover.kind() != 0
+                        && !rules.is_reversible(us, mover.kind(), to, from))
                 {
                     self.st.rule50 = 0;
                 }
@@ -568,10 +578,15 @@ impl Position {
                     self.toggle_castling(us, sq);
                 }
             }
-        } else if v.castling_rook_pieces[us as usize] & 1 << placed != 0 && (g.file(to) == 0 || g.file(to) == g.files - 1) {
+        } else if v.castling_rook_pieces[us as usize] & 1 << placed != 0
+            && (g.file(to) == 0 || g.file(to) == g.files - 1)
+        {
             let ksq = g.square(v.castling_king_file, rank);
             let k = self.board[ksq as usize];
-            if k.is_some() && k.color() == us && v.castling_king_piece[us as usize] == Some(k.kind()) {
+            if k.is_some()
+                && k.color() == us
+                && v.castling_king_piece[us as usize] == Some(k.kind())
+            {
                 self.st.castling_king[us as usize] = ksq;
                 if !self.st.castling[us as usize].contains(to) {
                     self.toggle_castling(us, to);

@@ -54,11 +54,7 @@ impl SquareSet {
     }
     #[inline]
     pub fn set(&mut self, sq: Square, on: bool) {
-        if on {
-            self.insert(sq)
-        } else {
-            self.remove(sq)
-        }
+        if on { self.insert(sq) } else { self.remove(sq) }
     }
     #[inline]
     pub fn is_empty(&self) -> bool {

@@ -89,7 +89,9 @@ impl Ruleset {
         while ty != 0 {
             let t = ty.trailing_zeros() as u8;
             ty &= ty - 1;
-            for from in pos.pieces_of(by, t).iter() {
+            let reach = self.tables.complex_reach
+                [(by as usize * self.tables.num_types + t as usize) * 256 + target as usize];
+            for from in pos.pieces_of(by, t).and(&reach).iter() {
                 list.clear();
                 self.piece_moves(pos, by, from, &mut list, true);
                 for m in list.iter() {

@@ -10,7 +10,13 @@ use crate::xbetza::Dialect;
 /// Targets of a piece described by `betza` standing on `square` of a `WxH` board.
 /// `occupancy`: comma-separated `Xsq` tokens (upper case = own, lower case = enemy,
 /// `K`/`k` are kings), `@moved` (the piece is not virgin), `@ep=SQ`; or `-`.
-pub fn piece_targets(board: &str, square: &str, betza: &str, occupancy: &str, dialect: Dialect) -> Result<Vec<String>, String> {
+pub fn piece_targets(
+    board: &str,
+    square: &str,
+    betza: &str,
+    occupancy: &str,
+    dialect: Dialect,
+) -> Result<Vec<String>, String> {
     let (w, h) = board
         .split_once('x')
         .and_then(|(a, b)| Some((a.trim().parse::<u8>().ok()?, b.trim().parse::<u8>().ok()?)))
@@ -18,7 +24,11 @@ pub fn piece_targets(board: &str, square: &str, betza: &str, occupancy: &str, di
     let mut occupants: Vec<(char, String)> = Vec::new();
     let mut moved = false;
     let mut ep: Option<String> = None;
-    for tok in occupancy.split(',').map(str::trim).filter(|t| !t.is_empty() && *t != "-") {
+    for tok in occupancy
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && *t != "-")
+    {
         if tok == "@moved" {
             moved = true;
         } else if let Some(sq) = tok.strip_prefix("@ep=") {
@@ -33,7 +43,10 @@ pub fn piece_targets(board: &str, square: &str, betza: &str, occupancy: &str, di
         }
     }
     let castle = betza.contains('O');
-    let used: Vec<char> = occupants.iter().map(|(l, _)| l.to_ascii_lowercase()).collect();
+    let used: Vec<char> = occupants
+        .iter()
+        .map(|(l, _)| l.to_ascii_lowercase())
+        .collect();
     let mover = if castle {
         'k'
     } else {
@@ -48,7 +61,11 @@ pub fn piece_targets(board: &str, square: &str, betza: &str, occupancy: &str, di
     };
     let mut ini = format!(
         "[bench]\nmaxFile = {w}\nmaxRank = {h}\nbetzaDialect = {dialect_name}\ncastling = {castle}\ndoubleStepRegionWhite = {}\n",
-        if moved { "-".to_string() } else { square.to_string() }
+        if moved {
+            "-".to_string()
+        } else {
+            square.to_string()
+        }
     );
     let mut n = 1;
     let mut letters: Vec<char> = Vec::new();
@@ -74,9 +91,14 @@ pub fn piece_targets(board: &str, square: &str, betza: &str, occupancy: &str, di
     let mut grid = vec![vec![None; w as usize]; h as usize];
     let mut set = VariantSet::empty();
     let geometry = crate::board::Geometry::new(w, h).ok_or("board size out of range")?;
-    let at = |s: &str| geometry.parse_square(s, RankNumbering::FromOne).ok_or(format!("bad square '{s}'"));
+    let at = |s: &str| {
+        geometry
+            .parse_square(s, RankNumbering::FromOne)
+            .ok_or(format!("bad square '{s}'"))
+    };
     let origin = at(square)?;
-    grid[geometry.rank(origin) as usize][geometry.file(origin) as usize] = Some(mover.to_ascii_uppercase());
+    grid[geometry.rank(origin) as usize][geometry.file(origin) as usize] =
+        Some(mover.to_ascii_uppercase());
     let mut rook_files = String::new();
     for (l, s) in &occupants {
         let sq = at(s)?;
@@ -88,8 +110,8 @@ pub fn piece_targets(board: &str, square: &str, betza: &str, occupancy: &str, di
     let mut fen = String::new();
     for r in (0..h as usize).rev() {
         let mut empty = 0;
-        for f in 0..w as usize {
-            match grid[r][f] {
+        for cell in &grid[r] {
+            match *cell {
                 None => empty += 1,
                 Some(c) => {
                     if empty > 0 {
@@ -107,8 +129,15 @@ pub fn piece_targets(board: &str, square: &str, betza: &str, occupancy: &str, di
             fen.push('/');
         }
     }
-    let castling_field = if rook_files.is_empty() { "-".to_string() } else { rook_files };
-    fen.push_str(&format!(" w {castling_field} {} 0 1", ep.as_deref().unwrap_or("-")));
+    let castling_field = if rook_files.is_empty() {
+        "-".to_string()
+    } else {
+        rook_files
+    };
+    fen.push_str(&format!(
+        " w {castling_field} {} 0 1",
+        ep.as_deref().unwrap_or("-")
+    ));
     ini.push_str(&format!("startFen = {fen}\n"));
     let report = set.load_str("bench", &ini);
     if let Some(e) = report.errors.first() {
@@ -127,17 +156,31 @@ pub fn piece_targets(board: &str, square: &str, betza: &str, occupancy: &str, di
         }
         let text = match m.kind() {
             MoveKind::Pass => name(origin),
-            MoveKind::Castling => name(rules.castling_destinations(Color::White, m.from(), m.to()).0),
+            MoveKind::Castling => name(
+                rules
+                    .castling_destinations(Color::White, m.from(), m.to())
+                    .0,
+            ),
             MoveKind::EnPassant => format!("x{}", name(m.to())),
             _ if m.has_extra() => {
                 let mut legs = Vec::new();
                 let mut cur = m.from();
                 for (sq, captured) in m.extras() {
-                    legs.push(format!("{}{}{}", name(cur), if captured { "x" } else { "" }, name(sq)));
+                    legs.push(format!(
+                        "{}{}{}",
+                        name(cur),
+                        if captured { "x" } else { "" },
+                        name(sq)
+                    ));
                     cur = sq;
                 }
                 let last_capture = m.to() != m.from() && pos.piece_at(m.to()).is_some();
-                legs.push(format!("{}{}{}", name(cur), if last_capture { "x" } else { "" }, name(m.to())));
+                legs.push(format!(
+                    "{}{}{}",
+                    name(cur),
+                    if last_capture { "x" } else { "" },
+                    name(m.to())
+                ));
                 legs.join(",")
             }
             _ => {

@@ -1,7 +1,7 @@
 //! Pseudo-legal move generation: walks the compiled step tables, applies promotion,
 //! drop, castling, gating and en passant rules of the variant.
 
-use super::tables::{MultiPattern, StepKind, M_CAPTURE, M_DESTROY, M_EP, M_MOVE, M_TAME};
+use super::tables::{M_CAPTURE, M_DESTROY, M_EP, M_MOVE, M_TAME, MultiPattern, StepKind};
 use super::{Move, MoveKind, MoveList, Ruleset};
 use crate::board::{Color, Piece, Position, Square, SquareSet};
 use crate::variant::PieceType;
@@ -20,15 +20,22 @@ impl Ruleset {
         if self.variant.castling {
             self.castlings(pos, us, list);
         }
-        if self.variant.pass[us as usize] || self.variant.pass_on_stalemate[us as usize] {
-            if let Some(sq) = pos.royals(us).first().or_else(|| pos.pieces(us).first()) {
-                list.push(Move::pass(sq));
-            }
+        if (self.variant.pass[us as usize] || self.variant.pass_on_stalemate[us as usize])
+            && let Some(sq) = pos.royals(us).first().or_else(|| pos.pieces(us).first())
+        {
+            list.push(Move::pass(sq));
         }
     }
 
     /// Pseudo-legal moves of the piece on `from` (of colour `us`).
-    pub(crate) fn piece_moves(&self, pos: &Position, us: Color, from: Square, list: &mut MoveList, captures_only: bool) {
+    pub(crate) fn piece_moves(
+        &self,
+        pos: &Position,
+        us: Color,
+        from: Square,
+        list: &mut MoveList,
+        captures_only: bool,
+    ) {
         let pc = pos.piece_at(from);
         let kind = pc.kind();
         let t = &self.tables;
@@ -50,11 +57,33 @@ impl Ruleset {
                             continue;
                         }
                     }
-                    self.target(pos, us, kind, from, to, step.mode, royal, ep, list, captures_only);
+                    self.target(
+                        pos,
+                        us,
+                        kind,
+                        from,
+                        to,
+                        step.mode,
+                        royal,
+                        ep,
+                        list,
+                        captures_only,
+                    );
                 }
                 StepKind::Slide => {
                     for &to in t.ray(step.start, step.len) {
-                        if !self.target(pos, us, kind, from, to, step.mode, royal, ep, list, captures_only) {
+                        if !self.target(
+                            pos,
+                            us,
+                            kind,
+                            from,
+                            to,
+                            step.mode,
+                            royal,
+                            ep,
+                            list,
+                            captures_only,
+                        ) {
                             break;
                         }
                     }
@@ -70,7 +99,18 @@ impl Ruleset {
                             continue;
                         }
                         after += 1;
-                        if !self.target(pos, us, kind, from, to, step.mode, royal, ep, list, captures_only) {
+                        if !self.target(
+                            pos,
+                            us,
+                            kind,
+                            from,
+                            to,
+                            step.mode,
+                            royal,
+                            ep,
+                            list,
+                            captures_only,
+                        ) {
                             break;
                         }
                         if step.hop_after != 0 && after >= step.hop_after {
@@ -84,7 +124,7 @@ impl Ruleset {
                 }
             }
         }
-        if self.multi_leg_types & 1u64 << kind != 0 {
+        if (self.multi_leg_types | t.overlapping[us as usize]) & 1u64 << kind != 0 {
             dedupe_from(list, start_len);
         }
     }
@@ -141,10 +181,10 @@ impl Ruleset {
     ) {
         let v = &self.variant;
         let c = us as usize;
-        if let Some(r) = &v.mobility_region[c][kind as usize] {
-            if !r.contains(to) {
-                return;
-            }
+        if let Some(r) = &v.mobility_region[c][kind as usize]
+            && !r.contains(to)
+        {
+            return;
         }
         let zone = &v.promotion_region[c];
         let pawn_slot = Some(kind) == self.pawn_type;
@@ -165,7 +205,7 @@ impl Ruleset {
                     self.add_gated(pos, us, with_extra(Move::promotion(from, to, p)), list);
                 }
             }
-            if pawn_slot && promoted.is_some() && !(v.piece_promotion_on_capture && !capture) {
+            if pawn_slot && promoted.is_some() && (capture || !v.piece_promotion_on_capture) {
                 list.push(with_extra(Move::piece_promotion(from, to)));
             }
             if v.mandatory_pawn_promotion {
@@ -223,16 +263,23 @@ impl Ruleset {
 
     /// May a piece of type `t` be dropped (or gated) on `sq`, by the drop-region rules
     /// (emptiness aside)?
-    pub(crate) fn drop_allowed(&self, pos: &Position, us: Color, t: PieceType, sq: Square, gating: bool) -> bool {
+    pub(crate) fn drop_allowed(
+        &self,
+        pos: &Position,
+        us: Color,
+        t: PieceType,
+        sq: Square,
+        gating: bool,
+    ) -> bool {
         let v = &self.variant;
         let c = us as usize;
         if !v.drop_region[c].contains(sq) {
             return false;
         }
-        if let Some(r) = &v.mobility_region[c][t as usize] {
-            if !r.contains(sq) {
-                return false;
-            }
+        if let Some(r) = &v.mobility_region[c][t as usize]
+            && !r.contains(sq)
+        {
+            return false;
         }
         if Some(t) == self.pawn_type {
             if !v.promotion_zone_pawn_drops && v.promotion_region[c].contains(sq) {
@@ -262,18 +309,22 @@ impl Ruleset {
             if pos.hand(us, t) == 0 {
                 continue;
             }
-            let promoted = if v.drop_promoted { v.promoted_piece_type[t as usize] } else { None };
+            let promoted = if v.drop_promoted {
+                v.promoted_piece_type[t as usize]
+            } else {
+                None
+            };
             for sq in empty.iter() {
                 if self.drop_allowed(pos, us, t, sq, false) {
                     list.push(Move::drop(t, sq));
                 }
-                if let Some(p) = promoted {
-                    if self.drop_allowed(pos, us, p, sq, false)
+                if let Some(p) = promoted
+                    && (self.drop_allowed(pos, us, p, sq, false)
                         || (v.drop_region[us as usize].contains(sq)
-                            && !(v.immobility_illegal && self.tables.immobile[us as usize][p as usize].contains(sq)))
-                    {
-                        list.push(Move::promoted_drop(t, sq));
-                    }
+                            && !(v.immobility_illegal
+                                && self.tables.immobile[us as usize][p as usize].contains(sq))))
+                {
+                    list.push(Move::promoted_drop(t, sq));
                 }
             }
         }
@@ -287,7 +338,8 @@ impl Ruleset {
         }
         let v = &self.variant;
         let kp = pos.piece_at(king);
-        if kp.is_none() || kp.color() != us || v.castling_king_piece[us as usize] != Some(kp.kind()) {
+        if kp.is_none() || kp.color() != us || v.castling_king_piece[us as usize] != Some(kp.kind())
+        {
             return;
         }
         // A royal king may not castle out of check.
@@ -297,7 +349,10 @@ impl Ruleset {
         let occ = pos.occupied();
         for rook in st.castling[us as usize].iter() {
             let rp = pos.piece_at(rook);
-            if rp.is_none() || rp.color() != us || v.castling_rook_pieces[us as usize] & 1u64 << rp.kind() == 0 {
+            if rp.is_none()
+                || rp.color() != us
+                || v.castling_rook_pieces[us as usize] & 1u64 << rp.kind() == 0
+            {
                 continue;
             }
             if self.castling_path(us, king, rook).intersects(&occ) {
@@ -372,8 +427,9 @@ impl Walker<'_> {
         if self.captures_only && !any {
             return;
         }
-        self.rules
-            .add_move(self.pos, self.us, self.kind, self.from, to, any, extra, self.list);
+        self.rules.add_move(
+            self.pos, self.us, self.kind, self.from, to, any, extra, self.list,
+        );
     }
 
     fn leg(&mut self, index: usize, at: Square, prev_dir: u8, prev_len: usize) {
@@ -437,7 +493,9 @@ impl Walker<'_> {
                     }
                     let own = p.color() == self.us;
                     let tame_block = mode.contains(Mode::TAME) && royal & 1u64 << p.kind() != 0;
-                    if (!own && mode.contains(Mode::CAPTURE) && !tame_block) || (own && mode.contains(Mode::DESTROY)) {
+                    if (!own && mode.contains(Mode::CAPTURE) && !tame_block)
+                        || (own && mode.contains(Mode::DESTROY))
+                    {
                         self.emit(sq, true);
                     }
                     break;
@@ -450,8 +508,10 @@ impl Walker<'_> {
                     continue;
                 }
                 let own = p.color() == self.us;
-                let hop = mode.intersects(Mode::HOP | Mode::GRASSHOP) && (!mode.contains(Mode::TAME) || own);
-                let capture = (!own && mode.contains(Mode::CAPTURE)) || (own && mode.contains(Mode::DESTROY));
+                let hop = mode.intersects(Mode::HOP | Mode::GRASSHOP)
+                    && (!mode.contains(Mode::TAME) || own);
+                let capture =
+                    (!own && mode.contains(Mode::CAPTURE)) || (own && mode.contains(Mode::DESTROY));
                 if capture && self.n_captured < self.captured.len() {
                     self.captured[self.n_captured] = sq;
                     self.n_captured += 1;

@@ -62,9 +62,10 @@ impl Ruleset {
                     }
                 }
                 ProbeKind::Hop => {
-                    // With the first hopper of the line as the k-th piece from the king:
-                    // k = 1: a piece landing in between becomes its screen; k = 3: either
-                    // of the two pieces in between leaving it makes a single screen.
+                    // For each hopper of the line among the first three pieces from the
+                    // king: as the 1st piece, a piece landing in between becomes its
+                    // screen; as the 3rd, either piece in between leaving makes a single
+                    // screen. (As the 2nd it gives check now: no fast path then.)
                     let mut seen: [Square; 2] = [0; 2];
                     let mut n = 0;
                     for &sq in ray {
@@ -77,14 +78,12 @@ impl Ruleset {
                             for &e in ray.iter().take_while(|&&e| e != sq) {
                                 info.sensitive_to.insert(e);
                             }
-                            break;
-                        }
-                        if hopper && n == 2 {
-                            info.sensitive_from.insert(seen[0]);
-                            info.sensitive_from.insert(seen[1]);
-                            break;
                         }
                         if n == 2 {
+                            if hopper {
+                                info.sensitive_from.insert(seen[0]);
+                                info.sensitive_from.insert(seen[1]);
+                            }
                             break;
                         }
                         seen[n] = sq;
@@ -99,7 +98,10 @@ impl Ruleset {
                 }
                 ProbeKind::Leap => {
                     let attacker = pos.piece_at(ray[0]);
-                    if attacker.is_none() || attacker.color() != them || p.types & 1u64 << attacker.kind() == 0 {
+                    if attacker.is_none()
+                        || attacker.color() != them
+                        || p.types & 1u64 << attacker.kind() == 0
+                    {
                         continue;
                     }
                     for &b in t.ray(p.block_start, p.block_len as u16) {
@@ -116,7 +118,11 @@ impl Ruleset {
             if let Some(other) = pos.royals(them).first() {
                 let g = self.variant.geometry;
                 if g.file(other) == g.file(king) {
-                    let (lo, hi) = if king < other { (king, other) } else { (other, king) };
+                    let (lo, hi) = if king < other {
+                        (king, other)
+                    } else {
+                        (other, king)
+                    };
                     let between: Vec<Square> = (lo as usize + g.files as usize..hi as usize)
                         .step_by(g.files as usize)
                         .map(|s| s as Square)
@@ -152,7 +158,10 @@ impl Ruleset {
                     }
                 } else {
                     let mover = pos.piece_at(m.from()).kind();
-                    if to_ok && self.royal_types & 1u64 << mover == 0 && !info.sensitive_from.contains(m.from()) {
+                    if to_ok
+                        && self.royal_types & 1u64 << mover == 0
+                        && !info.sensitive_from.contains(m.from())
+                    {
                         return true;
                     }
                 }
@@ -164,6 +173,14 @@ impl Ruleset {
     /// The full legality test of a pseudo-legal move (without the "captures are
     /// compulsory" rule, which depends on the other moves).
     pub fn is_legal(&self, pos: &mut Position, m: Move) -> bool {
+        // Fairy-Stockfish (our rules oracle) does not count a gated piece as a blocker
+        // when it tests whether a gating move leaves the king in check: such a move is
+        // legal exactly when the same move without gating is. (Seirawan's rules would
+        // let the gated piece block; we follow the oracle so that perft agrees.)
+        if m.gate().is_some() && m.kind() != MoveKind::Castling && !self.pseudo_royal {
+            let plain = Move(m.0 & !(0x7f << 25));
+            return self.is_legal(pos, plain);
+        }
         let v = &self.variant;
         let us = pos.side_to_move();
         let them = us.flip();
@@ -177,8 +194,35 @@ impl Ruleset {
                         return false;
                     }
                 }
+                if self.pseudo_royal && self.pseudo_royals(pos, us).contains(m.from()) {
+                    // A pseudo-royal king may not castle out of or through attacks
+                    // (touching the enemy king protects it in blast variants).
+                    let theirs = self.pseudo_royals(pos, them);
+                    let g = v.geometry;
+                    let step: i32 = if kto > m.from() { 1 } else { -1 };
+                    let mut s = m.from() as i32;
+                    loop {
+                        let sq = s as Square;
+                        let touching = v.blast_on_capture
+                            && theirs.iter().any(|o| {
+                                (g.file(o) as i32 - g.file(sq) as i32).abs() <= 1
+                                    && (g.rank(o) as i32 - g.rank(sq) as i32).abs() <= 1
+                            });
+                        if !touching && self.attacked_by(pos, sq, them) {
+                            return false;
+                        }
+                        s += step;
+                        if s == kto as i32 || kto == m.from() {
+                            break;
+                        }
+                    }
+                }
                 if self.royal_types & 1u64 << kp.kind() != 0 {
-                    let (lo, hi) = if kto < m.from() { (kto, m.from()) } else { (m.from(), kto) };
+                    let (lo, hi) = if kto < m.from() {
+                        (kto, m.from())
+                    } else {
+                        (m.from(), kto)
+                    };
                     for s in lo..=hi {
                         if s != m.from() && self.attacked_by(pos, s, them) {
                             return false;
@@ -186,26 +230,24 @@ impl Ruleset {
                     }
                 }
             }
-            MoveKind::Pass => {
-                if v.pass_on_stalemate[us as usize] && !v.pass[us as usize] {
-                    if pos.in_check() {
+            MoveKind::Pass if v.pass_on_stalemate[us as usize] && !v.pass[us as usize] => {
+                if pos.in_check() {
+                    return false;
+                }
+                let mut list = MoveList::new();
+                self.generate_pseudo(pos, &mut list);
+                for &other in list.iter() {
+                    if other.kind() != MoveKind::Pass && self.is_legal(pos, other) {
                         return false;
-                    }
-                    let mut list = MoveList::new();
-                    self.generate_pseudo(pos, &mut list);
-                    for &other in list.iter() {
-                        if other.kind() != MoveKind::Pass && self.is_legal(pos, other) {
-                            return false;
-                        }
                     }
                 }
             }
             _ => {}
         }
-        if v.must_drop {
-            if let Some(illegal) = self.must_drop_violation(pos, m) {
-                return !illegal;
-            }
+        if v.must_drop
+            && let Some(illegal) = self.must_drop_violation(pos, m)
+        {
+            return !illegal;
         }
         if v.drop_opposite_colored_bishop && m.is_drop() && !self.bishops_fit(pos, us, m) {
             return false;
@@ -213,7 +255,10 @@ impl Ruleset {
         if v.mutually_immune_types != 0 && m.kind() == MoveKind::Normal {
             let a = pos.piece_at(m.from());
             let b = pos.piece_at(m.to());
-            if b.is_some() && a.kind() == b.kind() && v.mutually_immune_types & 1u64 << a.kind() != 0 {
+            if b.is_some()
+                && a.kind() == b.kind()
+                && v.mutually_immune_types & 1u64 << a.kind() != 0
+            {
                 return false;
             }
         }
@@ -223,10 +268,8 @@ impl Ruleset {
             None
         };
         pos.make(m);
-        let mut ok = match before {
-            Some(b) => self.pseudo_royals_safe(pos, us, &b),
-            None => !self.royal_attacked(pos, us),
-        };
+        let mut ok = before.is_none_or(|b| self.pseudo_royals_safe(pos, us, &b))
+            && !self.royal_attacked(pos, us);
         if ok && (!v.checking || (!v.drop_checks && m.is_drop())) && pos.in_check() {
             ok = false;
         }
@@ -272,7 +315,9 @@ impl Ruleset {
             let t = ty.trailing_zeros() as usize;
             ty &= ty - 1;
             // Losing one of our own pseudo-royals (e.g. by our own explosion) is illegal.
-            if before[us as usize][t] <= limit && pos.count(us, t as PieceType) < before[us as usize][t] {
+            if before[us as usize][t] <= limit
+                && pos.count(us, t as PieceType) < before[us as usize][t]
+            {
                 return false;
             }
         }
@@ -281,7 +326,9 @@ impl Ruleset {
             let t = ty.trailing_zeros() as usize;
             ty &= ty - 1;
             // Taking one of theirs ends the game: legal whatever else happens.
-            if before[them as usize][t] <= limit && pos.count(them, t as PieceType) < before[them as usize][t] {
+            if before[them as usize][t] <= limit
+                && pos.count(them, t as PieceType) < before[them as usize][t]
+            {
                 return true;
             }
         }
@@ -297,7 +344,10 @@ impl Ruleset {
         for sq in ours.iter() {
             if self.variant.blast_on_capture
                 && theirs.iter().any(|o| {
-                    let (df, dr) = (g.file(o) as i32 - g.file(sq) as i32, g.rank(o) as i32 - g.rank(sq) as i32);
+                    let (df, dr) = (
+                        g.file(o) as i32 - g.file(sq) as i32,
+                        g.rank(o) as i32 - g.rank(sq) as i32,
+                    );
                     df.abs() <= 1 && dr.abs() <= 1
                 })
             {
@@ -324,10 +374,10 @@ impl Ruleset {
             return None;
         }
         if m.is_drop() {
-            if let Some(t) = v.must_drop_type {
-                if t != m.piece() {
-                    return Some(true);
-                }
+            if let Some(t) = v.must_drop_type
+                && t != m.piece()
+            {
+                return Some(true);
             }
             return None;
         }
@@ -348,7 +398,7 @@ impl Ruleset {
             return true;
         };
         let g = self.variant.geometry;
-        let dark = |s: Square| (g.file(s) + g.rank(s)) % 2 == 0;
+        let dark = |s: Square| (g.file(s) + g.rank(s)).is_multiple_of(2);
         let region = self.variant.drop_region[us as usize];
         let on_board = pos.pieces_of(us, bishop);
         let total = on_board.count() + pos.hand(us, bishop) as u32;

@@ -55,11 +55,14 @@ impl Ruleset {
             .fold(0, |a, (i, _)| a | 1u64 << i);
         let pseudo_royal = variant.extinction_pseudo_royal;
         let castle_distance = variant.pieces.iter().filter(|p| p.royal).find_map(|p| {
-            p.moves.components.iter().find_map(|c| match (c.atom.shape, c.legs[0].range) {
-                (crate::xbetza::AtomShape::Castle, crate::xbetza::Range::Limited(n)) => Some(n),
-                (crate::xbetza::AtomShape::Castle, _) => Some(1),
-                _ => None,
-            })
+            p.moves
+                .components
+                .iter()
+                .find_map(|c| match (c.atom.shape, c.legs[0].range) {
+                    (crate::xbetza::AtomShape::Castle, crate::xbetza::Range::Limited(n)) => Some(n),
+                    (crate::xbetza::AtomShape::Castle, _) => Some(1),
+                    _ => None,
+                })
         });
         let simple_legality = !pseudo_royal
             && !variant.blast_on_capture
@@ -135,11 +138,7 @@ impl Ruleset {
     /// the other one).
     pub fn in_check(&self, pos: &Position) -> bool {
         let us = pos.side_to_move();
-        if self.pseudo_royal {
-            self.pseudo_royal_attacked(pos, us)
-        } else {
-            self.royal_attacked(pos, us)
-        }
+        self.royal_attacked(pos, us) || (self.pseudo_royal && self.pseudo_royal_attacked(pos, us))
     }
 
     /// Is any royal piece of `c` attacked?
@@ -153,12 +152,11 @@ impl Ruleset {
                 return true;
             }
         }
-        if self.variant.flying_general {
-            if let (Some(a), Some(b)) = (royals.first(), pos.royals(c.flip()).first()) {
-                if self.generals_face(pos, a, b) {
-                    return true;
-                }
-            }
+        if self.variant.flying_general
+            && let (Some(a), Some(b)) = (royals.first(), pos.royals(c.flip()).first())
+            && self.generals_face(pos, a, b)
+        {
+            return true;
         }
         false
     }
@@ -183,15 +181,23 @@ impl Ruleset {
     /// Whether the type's move to `to` from `from` could be reversed by the same piece
     /// (Fairy-Stockfish: n-move-rule types reset the counter unless the move is reversible).
     pub fn is_reversible(&self, us: Color, kind: PieceType, to: Square, from: Square) -> bool {
-        self.tables
-            .steps_of(us, kind, to)
-            .iter()
-            .any(|s| s.mode & tables::M_MOVE != 0 && s.kind != tables::StepKind::Multi && self.tables.ray(s.start, s.len).contains(&from))
+        self.tables.steps_of(us, kind, to).iter().any(|s| {
+            s.mode & tables::M_MOVE != 0
+                && s.kind != tables::StepKind::Multi
+                && self.tables.ray(s.start, s.len).contains(&from)
+        })
     }
 
     /// After a piece moved from `from` to `to`: set the en passant squares if it made a
     /// double (or triple) step.
-    pub(crate) fn set_ep_after_move(&self, pos: &mut Position, us: Color, kind: PieceType, from: Square, to: Square) {
+    pub(crate) fn set_ep_after_move(
+        &self,
+        pos: &mut Position,
+        us: Color,
+        kind: PieceType,
+        from: Square,
+        to: Square,
+    ) {
         let v = &self.variant;
         let g = v.geometry;
         let them = us.flip();
@@ -233,11 +239,12 @@ impl Ruleset {
         }
         // Other pieces: a move only their initial moves allow passes squares that
         // become en passant squares.
-        let normal = self
-            .tables
-            .steps_of(us, kind, from)
-            .iter()
-            .any(|s| s.kind != tables::StepKind::Multi && s.mode & tables::M_MOVE != 0 && self.tables.ray(s.start, s.len).contains(&to));
+        let normal = self.tables.steps_of(us, kind, from).iter().any(|s| {
+            s.kind != tables::StepKind::Multi
+                && s.mode & tables::M_MOVE != 0
+                && s.mode & tables::M_INITIAL == 0
+                && self.tables.ray(s.start, s.len).contains(&to)
+        });
         if normal || !self.initial_reach(us, kind, from, to) {
             return;
         }
@@ -250,11 +257,11 @@ impl Ruleset {
         let (sx, sy) = (df.signum(), dr.signum());
         let mut any = false;
         for k in 1..n {
-            if let Some(sq) = g.offset(from, sx * k, sy * k) {
-                if v.en_passant_region[them as usize].contains(sq) {
-                    pos.toggle_ep(sq);
-                    any = true;
-                }
+            if let Some(sq) = g.offset(from, sx * k, sy * k)
+                && v.en_passant_region[them as usize].contains(sq)
+            {
+                pos.toggle_ep(sq);
+                any = true;
             }
         }
         if any {
@@ -303,7 +310,11 @@ impl Ruleset {
         while let Some(n) = g.offset(cur, 0, dir) {
             let p = pos.piece_at(n);
             if p.is_some() {
-                return if p.color() != us { n } else { crate::board::NO_SQUARE };
+                return if p.color() != us {
+                    n
+                } else {
+                    crate::board::NO_SQUARE
+                };
             }
             cur = n;
         }

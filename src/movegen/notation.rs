@@ -25,12 +25,15 @@ pub fn move_to_string(pos: &Position, m: Move, numbering: RankNumbering) -> Stri
         }
         MoveKind::Pass if numbering == RankNumbering::XBoard => return "@@@@".to_string(),
         MoveKind::Castling => {
-            let (kto, _) = pos.rules().castling_destinations(pos.side_to_move(), m.from(), m.to());
+            let (kto, _) = pos
+                .rules()
+                .castling_destinations(pos.side_to_move(), m.from(), m.to());
             let ambiguous = kto == m.to() || {
                 // A normal king move to the same square would read the same.
                 let mut list = MoveList::new();
                 pos.rules().generate_pseudo(pos, &mut list);
-                list.iter().any(|x| x.kind() == MoveKind::Normal && x.from() == m.from() && x.to() == kto)
+                list.iter()
+                    .any(|x| x.kind() == MoveKind::Normal && x.from() == m.from() && x.to() == kto)
             };
             let to = if v.chess960 || ambiguous { m.to() } else { kto };
             out.push_str(&sq(m.from()));
@@ -70,14 +73,18 @@ pub fn move_to_string(pos: &Position, m: Move, numbering: RankNumbering) -> Stri
 /// Could this move have promoted but did not (XBoard writes such moves with `=`)?
 fn declined_promotion(m: Move, legal: &MoveList) -> bool {
     m.kind() == MoveKind::Normal
-        && legal
-            .iter()
-            .any(|x| x.kind() == MoveKind::PiecePromotion && x.from() == m.from() && x.to() == m.to())
+        && legal.iter().any(|x| {
+            x.kind() == MoveKind::PiecePromotion && x.from() == m.from() && x.to() == m.to()
+        })
 }
 
 /// Find the legal move written `text` (either notation is accepted for castling and
 /// promotions; `=` may mark a declined promotion).
-pub fn parse_move(pos: &mut Position, text: &str, numbering: RankNumbering) -> Result<Move, String> {
+pub fn parse_move(
+    pos: &mut Position,
+    text: &str,
+    numbering: RankNumbering,
+) -> Result<Move, String> {
     let text = text.trim();
     if text.is_empty() {
         return Err("empty move".into());
@@ -142,9 +149,15 @@ fn castling_word(text: &str) -> Option<bool> {
 /// The other spelling of a castling move: king takes rook, or king to destination.
 fn castling_alternative(pos: &Position, m: Move, numbering: RankNumbering) -> String {
     let g = pos.variant().geometry;
-    let (kto, _) = pos.rules().castling_destinations(pos.side_to_move(), m.from(), m.to());
+    let (kto, _) = pos
+        .rules()
+        .castling_destinations(pos.side_to_move(), m.from(), m.to());
     let printed = move_to_string(pos, m, numbering);
-    let king_takes_rook = format!("{}{}", g.name(m.from(), numbering), g.name(m.to(), numbering));
+    let king_takes_rook = format!(
+        "{}{}",
+        g.name(m.from(), numbering),
+        g.name(m.to(), numbering)
+    );
     let to_dest = format!("{}{}", g.name(m.from(), numbering), g.name(kto, numbering));
     let suffix_start = king_takes_rook.len().min(printed.len());
     let suffix = &printed[suffix_start..];

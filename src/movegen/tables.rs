@@ -10,6 +10,8 @@ pub const M_CAPTURE: u8 = 2;
 pub const M_DESTROY: u8 = 4;
 pub const M_EP: u8 = 8;
 pub const M_TAME: u8 = 16;
+/// The step comes from an initial (`i`) component.
+pub const M_INITIAL: u8 = 32;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepKind {
@@ -88,8 +90,14 @@ pub struct Tables {
     /// Types whose captures the probes cannot describe: attacks are found by
     /// generating their moves.
     pub complex_attackers: [TypeSet; 2],
+    /// For those types: per target square, the squares from which they could capture
+    /// there at all (a superset; indexed `(color * num_types + type) * 256 + target`).
+    pub complex_reach: Vec<SquareSet>,
     /// Squares from which a piece has no move at all on an empty board.
     pub immobile: [Vec<SquareSet>; 2],
+    /// Types whose components can reach one square in two ways (their moves are
+    /// deduplicated), per colour.
+    pub overlapping: [TypeSet; 2],
     /// True when some attacker hops (screens matter for check).
     pub has_hoppers: bool,
     /// True when some attacker is lame (a blocking square matters for check).
@@ -99,7 +107,8 @@ pub struct Tables {
 impl Tables {
     #[inline]
     pub fn steps_of(&self, color: Color, kind: PieceType, sq: Square) -> &[Step] {
-        let (s, l) = self.step_index[(color as usize * self.num_types + kind as usize) * 256 + sq as usize];
+        let (s, l) =
+            self.step_index[(color as usize * self.num_types + kind as usize) * 256 + sq as usize];
         &self.steps[s as usize..(s + l) as usize]
     }
     #[inline]
@@ -136,7 +145,9 @@ fn gated_components(v: &Variant, t: PieceType) -> Vec<Gated> {
         let g = v.geometry;
         let spr = v.soldier_promotion_rank.max(1) - 1;
         let region = |white: bool| -> SquareSet {
-            g.squares().filter(|&s| g.relative_rank(s, white) >= spr).collect()
+            g.squares()
+                .filter(|&s| g.relative_rank(s, white) >= spr)
+                .collect()
         };
         for c in parse("fW") {
             out.push(Gated {
@@ -354,7 +365,11 @@ impl<'a> Builder<'a> {
                         block_start: 0,
                         block_len: 0,
                         must_jump: false,
-                        hop_after: if leg.mode.contains(Mode::GRASSHOP) { 1 } else { 0 },
+                        hop_after: if leg.mode.contains(Mode::GRASSHOP) {
+                            1
+                        } else {
+                            0
+                        },
                         multi: 0,
                     });
                 }
@@ -381,12 +396,16 @@ pub fn build(v: &Variant) -> Tables {
             probes: Vec::new(),
             regions: Vec::new(),
             complex_attackers: [0, 0],
+            complex_reach: Vec::new(),
+            overlapping: [0, 0],
             immobile: [vec![SquareSet::EMPTY; n], vec![SquareSet::EMPTY; n]],
             has_hoppers: false,
             has_lame: false,
         },
     };
-    let gated: Vec<Vec<Gated>> = (0..n).map(|t| gated_components(v, t as PieceType)).collect();
+    let gated: Vec<Vec<Gated>> = (0..n)
+        .map(|t| gated_components(v, t as PieceType))
+        .collect();
     for color in Color::BOTH {
         let sign = if color == Color::White { 1 } else { -1 };
         for (t, comps) in gated.iter().enumerate() {
@@ -403,15 +422,17 @@ pub fn build(v: &Variant) -> Tables {
                     multi_ids.push(None);
                 }
             }
-            let ep_capable = v.en_passant_types[color as usize] & 1 << t != 0 || v.pieces[t].is_pawn_slot();
+            let ep_capable =
+                v.en_passant_types[color as usize] & 1 << t != 0 || v.pieces[t].is_pawn_slot();
             for s in g.squares() {
                 let mut steps = Vec::new();
                 for (gc, mid) in comps.iter().zip(&multi_ids) {
-                    if let Some(r) = &gc.region {
-                        if !r[color as usize].contains(s) {
-                            continue;
-                        }
+                    if let Some(r) = &gc.region
+                        && !r[color as usize].contains(s)
+                    {
+                        continue;
                     }
+                    let first = steps.len();
                     if let Some(id) = mid {
                         steps.push(Step {
                             kind: StepKind::Multi,
@@ -426,6 +447,11 @@ pub fn build(v: &Variant) -> Tables {
                         });
                     } else {
                         b.compile_single(&gc.component, color, s, &mut steps);
+                    }
+                    if gc.component.initial {
+                        for st in &mut steps[first..] {
+                            st.mode |= M_INITIAL;
+                        }
                     }
                 }
                 // En passant for pawn-like types (Fairy-Stockfish): squares the piece
@@ -446,6 +472,17 @@ pub fn build(v: &Variant) -> Tables {
                         }
                     }
                 }
+                let mut targets = SquareSet::EMPTY;
+                let mut overlap = false;
+                for st in steps.iter().filter(|st| st.kind != StepKind::Multi) {
+                    for &sq in b.t.ray(st.start, st.len) {
+                        overlap |= targets.contains(sq);
+                        targets.insert(sq);
+                    }
+                }
+                if overlap {
+                    b.t.overlapping[color as usize] |= 1u64 << t;
+                }
                 let idx = (color as usize * n + t) * 256 + s as usize;
                 let start = b.t.steps.len() as u32;
                 b.t.steps.extend_from_slice(&steps);
@@ -455,7 +492,83 @@ pub fn build(v: &Variant) -> Tables {
     }
     compute_immobile(&mut b.t, &gated, v);
     build_probes(&mut b, &gated);
+    compute_complex_reach(&mut b.t, &gated);
     b.t
+}
+
+/// Where could a piece capture from `origin` on an empty board, counting every square
+/// any leg passes with a capturing mode (a superset of its real captures)?
+fn capture_spots(g: Geometry, comps: &[Gated], color: Color, origin: Square) -> SquareSet {
+    let sign = if color == Color::White { 1 } else { -1 };
+    let mut spots = SquareSet::EMPTY;
+    for gc in comps {
+        if let Some(r) = &gc.region
+            && !r[color as usize].contains(origin)
+        {
+            continue;
+        }
+        let c = &gc.component;
+        if c.atom.shape == AtomShape::Castle {
+            continue;
+        }
+        let mut frontier = vec![(origin, 0u8, 1usize)];
+        for (li, leg) in c.legs.iter().enumerate() {
+            let captures = leg.mode.intersects(Mode::CAPTURE | Mode::DESTROY);
+            let mut next = Vec::new();
+            for &(sq, prev, _) in &frontier {
+                for &d in &leg.directions {
+                    let dir = if li == 0 { d } else { (prev + d) % 8 };
+                    let (x, y) = c.atom.vector(dir);
+                    let cyl = leg.mode.contains(Mode::CYLINDER);
+                    let mut cur = sq;
+                    for n in 1..=leg.range.max_steps().min(16) {
+                        let step = if cyl {
+                            g.offset_wrapping(cur, x * sign, y * sign)
+                        } else {
+                            g.offset(cur, x * sign, y * sign)
+                        };
+                        let Some(to) = step else {
+                            break;
+                        };
+                        if to == sq {
+                            break;
+                        }
+                        cur = to;
+                        if captures {
+                            spots.insert(to);
+                        }
+                        next.push((to, dir, n));
+                    }
+                }
+            }
+            next.sort_unstable();
+            next.dedup();
+            frontier = next;
+        }
+    }
+    spots
+}
+
+fn compute_complex_reach(t: &mut Tables, gated: &[Vec<Gated>]) {
+    let n = t.num_types;
+    if t.complex_attackers == [0, 0] {
+        return;
+    }
+    t.complex_reach = vec![SquareSet::EMPTY; 2 * n * 256];
+    let g = t.geometry;
+    for color in Color::BOTH {
+        for (kind, comps) in gated.iter().enumerate() {
+            if t.complex_attackers[color as usize] & 1u64 << kind == 0 {
+                continue;
+            }
+            for origin in g.squares() {
+                for target in capture_spots(g, comps, color, origin).iter() {
+                    t.complex_reach[(color as usize * n + kind) * 256 + target as usize]
+                        .insert(origin);
+                }
+            }
+        }
+    }
 }
 
 fn compute_immobile(t: &mut Tables, gated: &[Vec<Gated>], v: &Variant) {
@@ -467,13 +580,15 @@ fn compute_immobile(t: &mut Tables, gated: &[Vec<Gated>], v: &Variant) {
             for s in g.squares() {
                 let mobile = comps.iter().any(|gc| {
                     // Fairy-Stockfish's immobility test ignores initial moves.
-                    if gc.component.initial || (gc.region.is_some() && v.pieces[kind].is_pawn_slot()) {
+                    if gc.component.initial
+                        || (gc.region.is_some() && v.pieces[kind].is_pawn_slot())
+                    {
                         return false;
                     }
-                    if let Some(r) = &gc.region {
-                        if !r[color as usize].contains(s) {
-                            return false;
-                        }
+                    if let Some(r) = &gc.region
+                        && !r[color as usize].contains(s)
+                    {
+                        return false;
                     }
                     let c = &gc.component;
                     if !c.final_leg().mode.contains(Mode::MOVE) {
@@ -587,10 +702,10 @@ fn build_probes(b: &mut Builder, gated: &[Vec<Gated>]) {
                 // A piece only attacks squares of its mobility region.
                 let mut types = *types;
                 for (t, r) in v.mobility_region[color as usize].iter().enumerate() {
-                    if let Some(r) = r {
-                        if !r.contains(target) {
-                            types &= !(1u64 << t);
-                        }
+                    if let Some(r) = r
+                        && !r.contains(target)
+                    {
+                        types &= !(1u64 << t);
                     }
                 }
                 if types == 0 {
@@ -637,7 +752,11 @@ fn build_probes(b: &mut Builder, gated: &[Vec<Gated>]) {
                         });
                     }
                     _ => {
-                        let max = if k.kind == ProbeKind::Slide { k.max } else { usize::MAX };
+                        let max = if k.kind == ProbeKind::Slide {
+                            k.max
+                        } else {
+                            usize::MAX
+                        };
                         let ray = b.ray(target, -k.dx, -k.dy, max, k.cylinder);
                         if ray.is_empty() {
                             continue;

@@ -44,14 +44,19 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
         for c in [them, us] {
             let claim = (v.extinction_claim && c == us) as u32;
             let extinct = |mine: u32, theirs: u32| {
-                mine <= v.extinction_piece_count && theirs >= v.extinction_opponent_piece_count + claim
+                mine <= v.extinction_piece_count
+                    && theirs >= v.extinction_opponent_piece_count + claim
             };
-            let mut hit = v.extinction_all_types && extinct(total_with_hand(pos, c), total_with_hand(pos, c.flip()));
+            let mut hit = v.extinction_all_types
+                && extinct(total_with_hand(pos, c), total_with_hand(pos, c.flip()));
             let mut ty = v.extinction_piece_types;
             while ty != 0 && !hit {
                 let t = ty.trailing_zeros() as PieceType;
                 ty &= ty - 1;
-                hit = extinct(count_with_hand(pos, c, t), count_with_hand(pos, c.flip(), t));
+                hit = extinct(
+                    count_with_hand(pos, c, t),
+                    count_with_hand(pos, c.flip(), t),
+                );
             }
             if hit {
                 return Some(if c == us {
@@ -64,17 +69,26 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
     }
     // Capture the flag: with flagMove the other side gets one more move.
     if v.flag_move && flag_reached(pos, us) {
-        let is_king_flag = v.flag_piece[them as usize].is_some_and(|t| pos.rules().royal_types & 1u64 << t != 0);
+        let is_king_flag =
+            v.flag_piece[them as usize].is_some_and(|t| pos.rules().royal_types & 1u64 << t != 0);
         let draw = us == Color::White && is_king_flag && flag_reached(pos, them);
-        return Some(if draw { GameValue::Draw } else { GameValue::Win });
+        return Some(if draw {
+            GameValue::Draw
+        } else {
+            GameValue::Win
+        });
     }
-    let royal_flag = v.flag_piece[us as usize].is_some_and(|t| pos.rules().royal_types & 1u64 << t != 0);
+    let royal_flag =
+        v.flag_piece[us as usize].is_some_and(|t| pos.rules().royal_types & 1u64 << t != 0);
     if (!v.flag_move || royal_flag) && flag_reached(pos, them) {
         // Racing kings: Black may still draw by also reaching the flag region.
-        if v.flag_move && royal_flag && us == Color::Black && !pos.in_check() {
-            if can_reach_flag_now(pos, us) {
-                return None;
-            }
+        if v.flag_move
+            && royal_flag
+            && us == Color::Black
+            && !pos.in_check()
+            && can_reach_flag_now(pos, us)
+        {
+            return None;
         }
         return Some(GameValue::Loss);
     }
@@ -98,7 +112,10 @@ fn can_reach_flag_now(pos: &Position, us: Color) -> bool {
         if m.is_drop() {
             continue;
         }
-        if p.piece_at(m.from()).kind() == t && v.flag_region[us as usize].contains(m.to()) && rules.is_legal(&mut p, m) {
+        if p.piece_at(m.from()).kind() == t
+            && v.flag_region[us as usize].contains(m.to())
+            && rules.is_legal(&mut p, m)
+        {
             return true;
         }
     }
@@ -135,10 +152,14 @@ pub fn no_moves_value(pos: &Position) -> GameValue {
 /// Results that apply during the game: the n-move rule and n-fold repetition
 /// (with perpetual check losing where the variant says so). `ply_from_root` lets a
 /// search score repetitions inside its tree after one repeat.
-pub fn optional_result(pos: &Position, has_legal_moves: impl FnOnce() -> bool) -> Option<GameValue> {
+pub fn optional_result(
+    pos: &Position,
+    has_legal_moves: impl FnOnce() -> bool,
+) -> Option<GameValue> {
     let v = pos.variant();
     let st = pos.state();
-    if v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule && (!pos.in_check() || has_legal_moves()) {
+    if v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule && (!pos.in_check() || has_legal_moves())
+    {
         return Some(GameValue::Draw);
     }
     repetition_result(pos, v.n_fold_rule.max(2))

@@ -68,7 +68,10 @@ pub enum Event {
     Info(Info),
     /// The search ended. `best` is legal unless the position has no legal move
     /// (then it is `Move::NONE`).
-    BestMove { best: Move, ponder: Option<Move> },
+    BestMove {
+        best: Move,
+        ponder: Option<Move>,
+    },
 }
 
 pub type Callback = Arc<dyn Fn(Event) + Send + Sync>;

@@ -7,8 +7,8 @@ use crate::board::{Color, Position};
 use crate::movegen::{Move, MoveList, Ruleset};
 use crate::rules;
 use crate::variant::GameValue;
-use std::sync::atomic::Ordering;
 use std::sync::Mutex;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 const MATE: i32 = 30000;
@@ -56,10 +56,10 @@ impl Ctx<'_> {
             if self.signals.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
-            if let Some(d) = self.deadline {
-                if Instant::now() >= d {
-                    self.stopped = true;
-                }
+            if let Some(d) = self.deadline
+                && Instant::now() >= d
+            {
+                self.stopped = true;
             }
         }
         if self.node_limit.is_some_and(|n| self.nodes >= n) {
@@ -128,7 +128,15 @@ impl Ctx<'_> {
         best
     }
 
-    fn negamax(&mut self, pos: &mut Position, depth: i32, mut alpha: i32, beta: i32, ply: i32, pv: &mut Vec<Move>) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        pv: &mut Vec<Move>,
+    ) -> i32 {
         self.nodes += 1;
         self.check_time();
         pv.clear();
@@ -190,16 +198,25 @@ fn to_score(s: i32) -> Score {
     }
 }
 
-pub fn search(mut pos: Position, limits: Limits, signals: &Signals, _state: &Mutex<SharedState>, callback: &Callback) {
+pub fn search(
+    mut pos: Position,
+    limits: Limits,
+    signals: &Signals,
+    _state: &Mutex<SharedState>,
+    callback: &Callback,
+) {
     let rules = pos.rules().clone();
     let start = Instant::now();
     let budget = if let Some(t) = limits.movetime {
         Some(t)
     } else {
         limits.time_left.map(|left| {
-            let moves = limits.moves_to_go.unwrap_or(30).max(1) as u32;
+            let moves = limits.moves_to_go.unwrap_or(30).max(1);
             let share = left / moves + limits.increment / 2;
-            share.min(left / 2).saturating_sub(limits.move_overhead).max(Duration::from_millis(1))
+            share
+                .min(left / 2)
+                .saturating_sub(limits.move_overhead)
+                .max(Duration::from_millis(1))
         })
     };
     let timed = !(limits.infinite || limits.ponder);
@@ -207,7 +224,11 @@ pub fn search(mut pos: Position, limits: Limits, signals: &Signals, _state: &Mut
         rules: &rules,
         values: piece_values(&rules),
         signals,
-        deadline: if timed { budget.map(|b| start + b) } else { None },
+        deadline: if timed {
+            budget.map(|b| start + b)
+        } else {
+            None
+        },
         node_limit: limits.nodes,
         nodes: 0,
         stopped: false,
@@ -216,7 +237,8 @@ pub fn search(mut pos: Position, limits: Limits, signals: &Signals, _state: &Mut
     let mut root = MoveList::new();
     rules.generate_legal(&mut pos, &mut root);
     root.moves.retain(|m| {
-        (limits.search_moves.is_empty() || limits.search_moves.contains(m)) && !limits.exclude_moves.contains(m)
+        (limits.search_moves.is_empty() || limits.search_moves.contains(m))
+            && !limits.exclude_moves.contains(m)
     });
     let mut best = root.moves.first().copied().unwrap_or(Move::NONE);
     let mut best_pv: Vec<Move> = Vec::new();
@@ -265,17 +287,21 @@ pub fn search(mut pos: Position, limits: Limits, signals: &Signals, _state: &Mut
                 pv: best_pv.clone(),
                 hashfull: 0,
             }));
-            if limits.mate.is_some_and(|n| matches!(to_score(s), Score::Mate(k) if k > 0 && k as u32 <= n)) {
+            if limits
+                .mate
+                .is_some_and(|n| matches!(to_score(s), Score::Mate(k) if k > 0 && k as u32 <= n))
+            {
                 break;
             }
         }
         if ctx.stopped {
             break;
         }
-        if let Some(b) = budget {
-            if timed && start.elapsed() > b / 2 {
-                break;
-            }
+        if let Some(b) = budget
+            && timed
+            && start.elapsed() > b / 2
+        {
+            break;
         }
     }
     // Infinite and ponder searches wait for stop (or ponderhit with its clock).

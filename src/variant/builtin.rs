@@ -2,6 +2,5 @@
 
 /// (file name, contents) of every built-in variant file, in load order: a file may
 /// only inherit from variants of files listed before it (or of its own file).
-pub const BUILTIN_FILES: &[(&str, &str)] = &[
-    ("chess.ini", include_str!("../../variants/chess.ini")),
-];
+pub const BUILTIN_FILES: &[(&str, &str)] =
+    &[("chess.ini", include_str!("../../variants/chess.ini"))];

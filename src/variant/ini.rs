@@ -32,7 +32,12 @@ pub fn read_sections(file: &str, text: &str) -> (Vec<Section>, Vec<LoadError>) {
         }
         if let Some(rest) = line.strip_prefix('[') {
             let Some(inner) = rest.strip_suffix(']') else {
-                errors.push(LoadError::syntax(file, line_no, line, "a section header must end with ']'"));
+                errors.push(LoadError::syntax(
+                    file,
+                    line_no,
+                    line,
+                    "a section header must end with ']'",
+                ));
                 continue;
             };
             let (name, parent) = match inner.split_once(':') {
@@ -41,8 +46,9 @@ pub fn read_sections(file: &str, text: &str) -> (Vec<Section>, Vec<LoadError>) {
             };
             let valid_name = |n: &str| {
                 !n.is_empty()
-                    && n.chars()
-                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+                    && n.chars().all(|c| {
+                        c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_'
+                    })
             };
             sections.push(Section {
                 name: name.clone(),
@@ -61,24 +67,29 @@ pub fn read_sections(file: &str, text: &str) -> (Vec<Section>, Vec<LoadError>) {
                     "variant names are lower-case letters, digits and '-'",
                 ));
                 bad = true;
-            } else if let Some(p) = &parent {
-                if !valid_name(p) {
-                    errors.push(LoadError::new(
-                        file,
-                        line_no,
-                        &name,
-                        "parent",
-                        p,
-                        "variant names are lower-case letters, digits and '-'",
-                    ));
-                    bad = true;
-                }
+            } else if let Some(p) = &parent
+                && !valid_name(p)
+            {
+                errors.push(LoadError::new(
+                    file,
+                    line_no,
+                    &name,
+                    "parent",
+                    p,
+                    "variant names are lower-case letters, digits and '-'",
+                ));
+                bad = true;
             }
             broken.push(bad);
             continue;
         }
         let Some(section) = sections.last_mut() else {
-            errors.push(LoadError::syntax(file, line_no, line, "a key outside of any [section]"));
+            errors.push(LoadError::syntax(
+                file,
+                line_no,
+                line,
+                "a key outside of any [section]",
+            ));
             continue;
         };
         match line.split_once('=') {

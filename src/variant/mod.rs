@@ -234,7 +234,14 @@ pub struct LoadError {
 }
 
 impl LoadError {
-    pub fn new(file: &str, line: usize, variant: &str, key: &str, value: &str, reason: &str) -> LoadError {
+    pub fn new(
+        file: &str,
+        line: usize,
+        variant: &str,
+        key: &str,
+        value: &str,
+        reason: &str,
+    ) -> LoadError {
         LoadError {
             file: file.to_string(),
             line,

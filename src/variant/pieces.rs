@@ -8,43 +8,154 @@ pub struct BuiltinPiece {
 
 /// Every built-in piece name, in the order Fairy-Stockfish lists them.
 pub const BUILTIN_PIECES: &[BuiltinPiece] = &[
-    BuiltinPiece { name: "pawn", betza: "fmWfceF" },
-    BuiltinPiece { name: "knight", betza: "N" },
-    BuiltinPiece { name: "bishop", betza: "B" },
-    BuiltinPiece { name: "rook", betza: "R" },
-    BuiltinPiece { name: "queen", betza: "Q" },
-    BuiltinPiece { name: "fers", betza: "F" },
-    BuiltinPiece { name: "alfil", betza: "A" },
-    BuiltinPiece { name: "fersAlfil", betza: "FA" },
-    BuiltinPiece { name: "silver", betza: "FfW" },
-    BuiltinPiece { name: "aiwok", betza: "RNF" },
-    BuiltinPiece { name: "bers", betza: "RF" },
-    BuiltinPiece { name: "archbishop", betza: "BN" },
-    BuiltinPiece { name: "chancellor", betza: "RN" },
-    BuiltinPiece { name: "amazon", betza: "QN" },
-    BuiltinPiece { name: "knibis", betza: "mNcB" },
-    BuiltinPiece { name: "biskni", betza: "mBcN" },
-    BuiltinPiece { name: "kniroo", betza: "mNcR" },
-    BuiltinPiece { name: "rookni", betza: "mRcN" },
-    BuiltinPiece { name: "shogiPawn", betza: "fW" },
-    BuiltinPiece { name: "lance", betza: "fR" },
-    BuiltinPiece { name: "shogiKnight", betza: "fN" },
-    BuiltinPiece { name: "gold", betza: "WfF" },
-    BuiltinPiece { name: "dragonHorse", betza: "BW" },
-    BuiltinPiece { name: "clobber", betza: "cW" },
-    BuiltinPiece { name: "breakthrough", betza: "fmWfF" },
-    BuiltinPiece { name: "immobile", betza: "" },
-    BuiltinPiece { name: "cannon", betza: "mRcpR" },
-    BuiltinPiece { name: "janggiCannon", betza: "pR" },
-    BuiltinPiece { name: "soldier", betza: "fsW" },
-    BuiltinPiece { name: "horse", betza: "nN" },
-    BuiltinPiece { name: "elephant", betza: "nA" },
-    BuiltinPiece { name: "janggiElephant", betza: "nZ" },
-    BuiltinPiece { name: "banner", betza: "RcpRnN" },
-    BuiltinPiece { name: "wazir", betza: "W" },
-    BuiltinPiece { name: "commoner", betza: "K" },
-    BuiltinPiece { name: "centaur", betza: "KN" },
-    BuiltinPiece { name: "king", betza: "K" },
+    BuiltinPiece {
+        name: "pawn",
+        betza: "fmWfceF",
+    },
+    BuiltinPiece {
+        name: "knight",
+        betza: "N",
+    },
+    BuiltinPiece {
+        name: "bishop",
+        betza: "B",
+    },
+    BuiltinPiece {
+        name: "rook",
+        betza: "R",
+    },
+    BuiltinPiece {
+        name: "queen",
+        betza: "Q",
+    },
+    BuiltinPiece {
+        name: "fers",
+        betza: "F",
+    },
+    BuiltinPiece {
+        name: "alfil",
+        betza: "A",
+    },
+    BuiltinPiece {
+        name: "fersAlfil",
+        betza: "FA",
+    },
+    BuiltinPiece {
+        name: "silver",
+        betza: "FfW",
+    },
+    BuiltinPiece {
+        name: "aiwok",
+        betza: "RNF",
+    },
+    BuiltinPiece {
+        name: "bers",
+        betza: "RF",
+    },
+    BuiltinPiece {
+        name: "archbishop",
+        betza: "BN",
+    },
+    BuiltinPiece {
+        name: "chancellor",
+        betza: "RN",
+    },
+    BuiltinPiece {
+        name: "amazon",
+        betza: "QN",
+    },
+    BuiltinPiece {
+        name: "knibis",
+        betza: "mNcB",
+    },
+    BuiltinPiece {
+        name: "biskni",
+        betza: "mBcN",
+    },
+    BuiltinPiece {
+        name: "kniroo",
+        betza: "mNcR",
+    },
+    BuiltinPiece {
+        name: "rookni",
+        betza: "mRcN",
+    },
+    BuiltinPiece {
+        name: "shogiPawn",
+        betza: "fW",
+    },
+    BuiltinPiece {
+        name: "lance",
+        betza: "fR",
+    },
+    BuiltinPiece {
+        name: "shogiKnight",
+        betza: "fN",
+    },
+    BuiltinPiece {
+        name: "gold",
+        betza: "WfF",
+    },
+    BuiltinPiece {
+        name: "dragonHorse",
+        betza: "BW",
+    },
+    BuiltinPiece {
+        name: "clobber",
+        betza: "cW",
+    },
+    BuiltinPiece {
+        name: "breakthrough",
+        betza: "fmWfF",
+    },
+    BuiltinPiece {
+        name: "immobile",
+        betza: "",
+    },
+    BuiltinPiece {
+        name: "cannon",
+        betza: "mRcpR",
+    },
+    BuiltinPiece {
+        name: "janggiCannon",
+        betza: "pR",
+    },
+    BuiltinPiece {
+        name: "soldier",
+        betza: "fsW",
+    },
+    BuiltinPiece {
+        name: "horse",
+        betza: "nN",
+    },
+    BuiltinPiece {
+        name: "elephant",
+        betza: "nA",
+    },
+    BuiltinPiece {
+        name: "janggiElephant",
+        betza: "nZ",
+    },
+    BuiltinPiece {
+        name: "banner",
+        betza: "RcpRnN",
+    },
+    BuiltinPiece {
+        name: "wazir",
+        betza: "W",
+    },
+    BuiltinPiece {
+        name: "commoner",
+        betza: "K",
+    },
+    BuiltinPiece {
+        name: "centaur",
+        betza: "KN",
+    },
+    BuiltinPiece {
+        name: "king",
+        betza: "K",
+    },
 ];
 
 pub fn builtin(name: &str) -> Option<&'static BuiltinPiece> {

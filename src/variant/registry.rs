@@ -3,7 +3,7 @@
 
 use super::ini::read_sections;
 use super::spec::{Applier, Spec};
-use super::{LoadError, Variant, BUILTIN_FILES};
+use super::{BUILTIN_FILES, LoadError, Variant};
 use indexmap::IndexMap;
 use std::collections::HashMap;
 use std::path::Path;
@@ -63,7 +63,14 @@ impl VariantSet {
             Ok(text) => self.load_str(&file, &text),
             Err(e) => LoadReport {
                 loaded: Vec::new(),
-                errors: vec![LoadError::new(&file, 0, "", "", "", &format!("cannot read the file: {e}"))],
+                errors: vec![LoadError::new(
+                    &file,
+                    0,
+                    "",
+                    "",
+                    "",
+                    &format!("cannot read the file: {e}"),
+                )],
             },
         }
     }
@@ -96,13 +103,14 @@ impl VariantSet {
                 errors.extend(errs);
                 continue;
             }
-            let variant = match spec.freeze(&section.name, file, section.line, section.parent.clone()) {
-                Ok(v) => v,
-                Err(errs) => {
-                    errors.extend(errs);
-                    continue;
-                }
-            };
+            let variant =
+                match spec.freeze(&section.name, file, section.line, section.parent.clone()) {
+                    Ok(v) => v,
+                    Err(errs) => {
+                        errors.extend(errs);
+                        continue;
+                    }
+                };
             if let Err(reason) = crate::board::fen::check_start_position(&variant) {
                 let (f, l) = variant.start_fen_origin.clone();
                 errors.push(LoadError::new(
@@ -117,7 +125,8 @@ impl VariantSet {
             }
             self.specs.insert(section.name.clone(), spec);
             // Replacing keeps the original position in the list.
-            self.variants.insert(section.name.clone(), Arc::new(variant));
+            self.variants
+                .insert(section.name.clone(), Arc::new(variant));
             loaded.push(section.name.clone());
         }
         LoadReport { loaded, errors }

@@ -7,8 +7,8 @@
 //! that re-lettering a piece in a child keeps the parent's rules about it.
 
 use super::ini::{Entry, Section};
-use super::pieces::{builtin, capitalized, custom_slot_number, BUILTIN_PIECES};
-use super::{GameValue, LoadError, PieceDef, PieceType, TypeSet, Variant, MAX_PIECE_TYPES};
+use super::pieces::{BUILTIN_PIECES, builtin, capitalized, custom_slot_number};
+use super::{GameValue, LoadError, MAX_PIECE_TYPES, PieceDef, PieceType, TypeSet, Variant};
 use crate::board::{Geometry, SquareSet};
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
@@ -264,7 +264,12 @@ impl Spec {
 
     fn add_slot(&mut self, name: &str, letter: char, betza: Option<String>) {
         let up = letter.to_ascii_uppercase();
-        if let Some(other) = self.slots.iter().find(|s| s.letter == up).map(|s| s.name.clone()) {
+        if let Some(other) = self
+            .slots
+            .iter()
+            .find(|s| s.letter == up)
+            .map(|s| s.name.clone())
+        {
             self.remove_slot(&other);
         }
         if let Some(slot) = self.slots.iter_mut().find(|s| s.name == name) {
@@ -540,14 +545,18 @@ impl<'a> Applier<'a> {
                 Ok(r) if (1..=U).contains(&r) => {
                     let r = r - 1;
                     let rows = spec.max_rank;
-                    spec.promotion_region[0] = (r..rows).fold(Region::EMPTY, |a, x| a | region_rank(x));
+                    spec.promotion_region[0] =
+                        (r..rows).fold(Region::EMPTY, |a, x| a | region_rank(x));
                     let br = rows.saturating_sub(1).saturating_sub(r);
-                    spec.promotion_region[1] = (0..=br).fold(Region::EMPTY, |a, x| a | region_rank(x));
+                    spec.promotion_region[1] =
+                        (0..=br).fold(Region::EMPTY, |a, x| a | region_rank(x));
                 }
                 _ => self.error(&e, "expected a rank number"),
             }
         }
-        if self.entries.contains_key("doubleStepRank") || self.entries.contains_key("doubleStepRankMin") {
+        if self.entries.contains_key("doubleStepRank")
+            || self.entries.contains_key("doubleStepRankMin")
+        {
             let mut hi = 1u8;
             let mut lo = 1u8;
             self.rank("doubleStepRank", &mut hi);
@@ -599,7 +608,11 @@ impl<'a> Applier<'a> {
             spec.variant_template = e.value.clone();
         }
         if let Some(e) = self.take("pieceToCharTable") {
-            spec.piece_to_char_table = if e.value == "-" { None } else { Some(e.value.clone()) };
+            spec.piece_to_char_table = if e.value == "-" {
+                None
+            } else {
+                Some(e.value.clone())
+            };
         }
         let mut pocket = spec.pocket_size.unwrap_or(0);
         if self.entries.contains_key("pocketSize") {
@@ -663,15 +676,24 @@ impl<'a> Applier<'a> {
         if let Some(e) = self.entries.get("promotedPieceType").cloned() {
             for item in e.value.split_whitespace() {
                 let parts: Vec<&str> = item.split(':').collect();
-                let ok = parts.len() == 2 && parts[0].chars().count() == 1 && parts[1].chars().count() == 1;
+                let ok = parts.len() == 2
+                    && parts[0].chars().count() == 1
+                    && parts[1].chars().count() == 1;
                 if !ok {
                     self.error(&e, format!("'{item}' is not a letter:letter pair"));
                     continue;
                 }
-                let from = parts[0].chars().next().and_then(|c| spec.slot_of_letter(c)).map(|s| s.name.clone());
+                let from = parts[0]
+                    .chars()
+                    .next()
+                    .and_then(|c| spec.slot_of_letter(c))
+                    .map(|s| s.name.clone());
                 let to_c = parts[1].chars().next().unwrap_or('-');
                 match from {
-                    None => self.error(&e, format!("no piece of the variant has the letter '{}'", parts[0])),
+                    None => self.error(
+                        &e,
+                        format!("no piece of the variant has the letter '{}'", parts[0]),
+                    ),
                     Some(from) if to_c == '-' => {
                         spec.promoted_piece_type.remove(&from);
                     }
@@ -679,15 +701,24 @@ impl<'a> Applier<'a> {
                         Some(to) => {
                             spec.promoted_piece_type.insert(from, to);
                         }
-                        None => self.error(&e, format!("no piece of the variant has the letter '{to_c}'")),
+                        None => self.error(
+                            &e,
+                            format!("no piece of the variant has the letter '{to_c}'"),
+                        ),
                     },
                 }
             }
             self.take("promotedPieceType");
         }
-        self.bool("piecePromotionOnCapture", &mut spec.piece_promotion_on_capture);
+        self.bool(
+            "piecePromotionOnCapture",
+            &mut spec.piece_promotion_on_capture,
+        );
         self.bool("mandatoryPawnPromotion", &mut spec.mandatory_pawn_promotion);
-        self.bool("mandatoryPiecePromotion", &mut spec.mandatory_piece_promotion);
+        self.bool(
+            "mandatoryPiecePromotion",
+            &mut spec.mandatory_piece_promotion,
+        );
         self.bool("blastOnCapture", &mut spec.blast_on_capture);
         let mut s = spec.blast_immune_types.clone();
         self.piece_set(spec, "blastImmuneTypes", &mut s);
@@ -750,8 +781,14 @@ impl<'a> Applier<'a> {
                 }
             }
         }
-        self.file_value("castlingRookKingsideFile", &mut spec.castling_rook_kingside_file);
-        self.file_value("castlingRookQueensideFile", &mut spec.castling_rook_queenside_file);
+        self.file_value(
+            "castlingRookKingsideFile",
+            &mut spec.castling_rook_kingside_file,
+        );
+        self.file_value(
+            "castlingRookQueensideFile",
+            &mut spec.castling_rook_queenside_file,
+        );
         for (key, colors) in [
             ("castlingRookPieces", &[0usize, 1][..]),
             ("castlingRookPiecesWhite", &[0][..]),
@@ -779,14 +816,20 @@ impl<'a> Applier<'a> {
         self.bool("dropLoop", &mut spec.drop_loop);
         self.bool("capturesToHand", &mut spec.captures_to_hand);
         self.bool("firstRankPawnDrops", &mut spec.first_rank_pawn_drops);
-        self.bool("promotionZonePawnDrops", &mut spec.promotion_zone_pawn_drops);
+        self.bool(
+            "promotionZonePawnDrops",
+            &mut spec.promotion_zone_pawn_drops,
+        );
         for (key, c) in [("dropRegionWhite", 0), ("dropRegionBlack", 1)] {
             let mut r = spec.drop_region[c];
             if self.region(key, &mut r) {
                 spec.drop_region[c] = r;
             }
         }
-        self.bool("dropOppositeColoredBishop", &mut spec.drop_opposite_colored_bishop);
+        self.bool(
+            "dropOppositeColoredBishop",
+            &mut spec.drop_opposite_colored_bishop,
+        );
         self.bool("dropPromoted", &mut spec.drop_promoted);
         if self.entries.contains_key("dropNoDoubled") {
             let mut t = None;
@@ -838,7 +881,10 @@ impl<'a> Applier<'a> {
         self.value("stalemateValue", &mut spec.stalemate_value);
         self.bool("stalematePieceCount", &mut spec.stalemate_piece_count);
         self.value("checkmateValue", &mut spec.checkmate_value);
-        self.bool("shogiPawnDropMateIllegal", &mut spec.shogi_pawn_drop_mate_illegal);
+        self.bool(
+            "shogiPawnDropMateIllegal",
+            &mut spec.shogi_pawn_drop_mate_illegal,
+        );
         self.value("extinctionValue", &mut spec.extinction_value);
         self.bool("extinctionClaim", &mut spec.extinction_claim);
         self.bool("extinctionPseudoRoyal", &mut spec.extinction_pseudo_royal);
@@ -846,7 +892,10 @@ impl<'a> Applier<'a> {
         self.piece_set(spec, "extinctionPieceTypes", &mut s);
         spec.extinction_piece_types = s;
         self.int("extinctionPieceCount", &mut spec.extinction_piece_count);
-        self.int("extinctionOpponentPieceCount", &mut spec.extinction_opponent_piece_count);
+        self.int(
+            "extinctionOpponentPieceCount",
+            &mut spec.extinction_opponent_piece_count,
+        );
         for (key, colors) in [
             ("flagPiece", &[0usize, 1][..]),
             ("flagPieceWhite", &[0][..]),
@@ -878,10 +927,10 @@ impl<'a> Applier<'a> {
         // Keys of the dialect that Menagerie cannot play: accepted only at their
         // neutral value, otherwise the section is refused by name.
         for (key, neutral) in UNSUPPORTED_KEYS {
-            if let Some(e) = self.take(key) {
-                if e.value.trim() != *neutral {
-                    self.error(&e, "this rule is not supported by Menagerie");
-                }
+            if let Some(e) = self.take(key)
+                && e.value.trim() != *neutral
+            {
+                self.error(&e, "this rule is not supported by Menagerie");
             }
         }
         let leftover: Vec<Entry> = self.entries.values().cloned().collect();
@@ -1022,7 +1071,9 @@ fn parse_region(value: &str) -> Result<Region, String> {
         if sym == "*" {
             r |= region_all();
         } else if b[0] == b'*' {
-            let n: u8 = sym[1..].parse().map_err(|_| format!("'{sym}' is not a rank"))?;
+            let n: u8 = sym[1..]
+                .parse()
+                .map_err(|_| format!("'{sym}' is not a rank"))?;
             if !(1..=U).contains(&n) {
                 return Err(format!("'{sym}' is not a rank from 1 to 16"));
             }
@@ -1057,7 +1108,9 @@ impl Spec {
         line: usize,
         parent: Option<String>,
     ) -> Result<Variant, Vec<LoadError>> {
-        let err = |key: &str, value: &str, reason: String| LoadError::new(file, line, name, key, value, &reason);
+        let err = |key: &str, value: &str, reason: String| {
+            LoadError::new(file, line, name, key, value, &reason)
+        };
         let geometry = Geometry::new(self.max_file, self.max_rank).ok_or_else(|| {
             vec![err(
                 "maxFile",
@@ -1084,7 +1137,11 @@ impl Spec {
                 (None, None) => String::new(),
             };
             // Built-in names keep Fairy-Stockfish's meaning whatever the dialect.
-            let dialect = if slot.betza.is_some() { self.dialect } else { Dialect::FairyStockfish };
+            let dialect = if slot.betza.is_some() {
+                self.dialect
+            } else {
+                Dialect::FairyStockfish
+            };
             match xbetza::parse(&betza, dialect) {
                 Ok(moves) => {
                     if moves.has_castling() && slot.name != "king" {
@@ -1109,7 +1166,10 @@ impl Spec {
             return Err(errors);
         }
         let index_of = |slot: &str| -> Option<PieceType> {
-            self.slots.iter().position(|s| s.name == slot).map(|i| i as PieceType)
+            self.slots
+                .iter()
+                .position(|s| s.name == slot)
+                .map(|i| i as PieceType)
         };
         let set = |s: &SlotSet| -> TypeSet {
             s.slots
@@ -1140,10 +1200,10 @@ impl Spec {
             }
         }
         let mut mobility_region: [Vec<Option<SquareSet>>; 2] = [vec![None; n], vec![None; n]];
-        for c in 0..2 {
-            for (slot, r) in &self.mobility_region[c] {
+        for (regions, given) in mobility_region.iter_mut().zip(&self.mobility_region) {
+            for (slot, r) in given {
                 if let Some(i) = index_of(slot) {
-                    mobility_region[c][i as usize] = Some(to_board(r));
+                    regions[i as usize] = Some(to_board(r));
                 }
             }
         }
@@ -1165,20 +1225,32 @@ impl Spec {
             geometry,
             pieces,
             start_fen: self.start_fen.clone(),
-            start_fen_origin: self.start_fen_origin.clone().unwrap_or((file.to_string(), line)),
+            start_fen_origin: self
+                .start_fen_origin
+                .clone()
+                .unwrap_or((file.to_string(), line)),
             chess960: self.chess960,
             variant_template: self.variant_template.clone(),
             piece_to_char_table: self.piece_to_char_table.clone(),
             pocket_size: self.pocket_size,
             piece_value_mg: values(&self.piece_value[0]),
             piece_value_eg: values(&self.piece_value[1]),
-            promotion_region: [to_board(&self.promotion_region[0]), to_board(&self.promotion_region[1])],
-            promotion_pawn_types: [set(&self.promotion_pawn_types[0]), set(&self.promotion_pawn_types[1])],
+            promotion_region: [
+                to_board(&self.promotion_region[0]),
+                to_board(&self.promotion_region[1]),
+            ],
+            promotion_pawn_types: [
+                set(&self.promotion_pawn_types[0]),
+                set(&self.promotion_pawn_types[1]),
+            ],
             main_promotion_pawn_type: [
                 opt(&self.main_promotion_pawn_type[0]),
                 opt(&self.main_promotion_pawn_type[1]),
             ],
-            promotion_piece_types: [set(&self.promotion_piece_types[0]), set(&self.promotion_piece_types[1])],
+            promotion_piece_types: [
+                set(&self.promotion_piece_types[0]),
+                set(&self.promotion_piece_types[1]),
+            ],
             promoted_piece_type,
             promotion_limit,
             mandatory_pawn_promotion: self.mandatory_pawn_promotion,
@@ -1186,11 +1258,26 @@ impl Spec {
             piece_promotion_on_capture: self.piece_promotion_on_capture,
             immobility_illegal: self.immobility_illegal,
             double_step: self.double_step,
-            double_step_region: [to_board(&self.double_step_region[0]), to_board(&self.double_step_region[1])],
-            triple_step_region: [to_board(&self.triple_step_region[0]), to_board(&self.triple_step_region[1])],
-            en_passant_region: [to_board(&self.en_passant_region[0]), to_board(&self.en_passant_region[1])],
-            en_passant_types: [set(&self.en_passant_types[0]), set(&self.en_passant_types[1])],
-            n_move_rule_types: [set(&self.n_move_rule_types[0]), set(&self.n_move_rule_types[1])],
+            double_step_region: [
+                to_board(&self.double_step_region[0]),
+                to_board(&self.double_step_region[1]),
+            ],
+            triple_step_region: [
+                to_board(&self.triple_step_region[0]),
+                to_board(&self.triple_step_region[1]),
+            ],
+            en_passant_region: [
+                to_board(&self.en_passant_region[0]),
+                to_board(&self.en_passant_region[1]),
+            ],
+            en_passant_types: [
+                set(&self.en_passant_types[0]),
+                set(&self.en_passant_types[1]),
+            ],
+            n_move_rule_types: [
+                set(&self.n_move_rule_types[0]),
+                set(&self.n_move_rule_types[1]),
+            ],
             soldier_promotion_rank: self.soldier_promotion_rank,
             castling: self.castling,
             castling_dropped_piece: self.castling_dropped_piece,
@@ -1198,17 +1285,26 @@ impl Spec {
             castling_queenside_file: self.castling_queenside_file.min(last_file),
             castling_rank: self.castling_rank,
             castling_king_file: self.castling_king_file.min(last_file),
-            castling_king_piece: [opt(&self.castling_king_piece[0]), opt(&self.castling_king_piece[1])],
+            castling_king_piece: [
+                opt(&self.castling_king_piece[0]),
+                opt(&self.castling_king_piece[1]),
+            ],
             castling_rook_kingside_file: self.castling_rook_kingside_file.min(last_file),
             castling_rook_queenside_file: self.castling_rook_queenside_file.min(last_file),
-            castling_rook_pieces: [set(&self.castling_rook_pieces[0]), set(&self.castling_rook_pieces[1])],
+            castling_rook_pieces: [
+                set(&self.castling_rook_pieces[0]),
+                set(&self.castling_rook_pieces[1]),
+            ],
             opposite_castling: self.opposite_castling,
             piece_drops: self.piece_drops,
             captures_to_hand: self.captures_to_hand,
             drop_loop: self.drop_loop,
             first_rank_pawn_drops: self.first_rank_pawn_drops,
             promotion_zone_pawn_drops: self.promotion_zone_pawn_drops,
-            drop_region: [to_board(&self.drop_region[0]), to_board(&self.drop_region[1])],
+            drop_region: [
+                to_board(&self.drop_region[0]),
+                to_board(&self.drop_region[1]),
+            ],
             drop_promoted: self.drop_promoted,
             drop_no_doubled: opt(&self.drop_no_doubled),
             drop_no_doubled_count: self.drop_no_doubled_count,
@@ -1239,7 +1335,10 @@ impl Spec {
             extinction_piece_count: self.extinction_piece_count,
             extinction_opponent_piece_count: self.extinction_opponent_piece_count,
             flag_piece: [opt(&self.flag_piece[0]), opt(&self.flag_piece[1])],
-            flag_region: [to_board(&self.flag_region[0]), to_board(&self.flag_region[1])],
+            flag_region: [
+                to_board(&self.flag_region[0]),
+                to_board(&self.flag_region[1]),
+            ],
             flag_piece_count: self.flag_piece_count,
             flag_piece_blocked_win: self.flag_piece_blocked_win,
             flag_move: self.flag_move,

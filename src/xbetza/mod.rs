@@ -7,5 +7,5 @@ mod parse;
 mod types;
 
 pub use emit::to_xboard;
-pub use parse::{parse, BetzaError, Dialect};
+pub use parse::{BetzaError, Dialect, parse};
 pub use types::*;

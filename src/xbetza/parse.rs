@@ -90,7 +90,11 @@ pub fn parse(text: &str, dialect: Dialect) -> Result<PieceMoves, BetzaError> {
             let mut range_number: Option<u32> = if digits.is_empty() {
                 None
             } else {
-                Some(digits.parse().map_err(|_| err(digits_start, "bad range".into()))?)
+                Some(
+                    digits
+                        .parse()
+                        .map_err(|_| err(digits_start, "bad range".into()))?,
+                )
             };
             // Fairy-Stockfish reads a doubled atom letter as a rider (NN = nightrider).
             if dialect == Dialect::FairyStockfish
@@ -103,15 +107,8 @@ pub fn parse(text: &str, dialect: Dialect) -> Result<PieceMoves, BetzaError> {
             }
             let modifiers: Vec<(usize, char)> = (start..atom_pos).map(|k| (k, chars[k])).collect();
             let source: String = chars[start..i].iter().collect();
-            let component = build_component(
-                c,
-                atom_pos,
-                range_number,
-                &modifiers,
-                source,
-                dialect,
-            )
-            .map_err(|(p, r)| err(p, r))?;
+            let component = build_component(c, atom_pos, range_number, &modifiers, source, dialect)
+                .map_err(|(p, r)| err(p, r))?;
             components.push(component);
             start = i;
             continue;
@@ -179,8 +176,8 @@ fn build_component(
     source: String,
     dialect: Dialect,
 ) -> Result<Component, Fail> {
-    let (atom, rider_range) = atom_for(letter, dialect)
-        .ok_or_else(|| (atom_pos, format!("unknown atom '{letter}'")))?;
+    let (atom, rider_range) =
+        atom_for(letter, dialect).ok_or_else(|| (atom_pos, format!("unknown atom '{letter}'")))?;
     let mut range = match (range_number, rider_range) {
         (Some(0), _) => Range::Unlimited,
         (Some(1), _) => Range::Leap,
@@ -191,7 +188,12 @@ fn build_component(
     if atom.shape == AtomShape::Castle {
         match range_number {
             Some(n) if n >= 1 => range = Range::Limited(n as u8),
-            _ => return Err((atom_pos, "castling atom O needs a distance (e.g. O2)".into())),
+            _ => {
+                return Err((
+                    atom_pos,
+                    "castling atom O needs a distance (e.g. O2)".into(),
+                ));
+            }
         }
     }
 
@@ -271,7 +273,10 @@ fn build_component(
             k += 1;
         }
         if mode.contains(Mode::EN_PASSANT) && !last {
-            return Err((atom_pos, "'e' (en passant) only applies to the last leg".into()));
+            return Err((
+                atom_pos,
+                "'e' (en passant) only applies to the last leg".into(),
+            ));
         }
         let seg_pos = segment.first().map(|x| x.0).unwrap_or(atom_pos);
         let directions = if first {
@@ -285,14 +290,18 @@ fn build_component(
             if last {
                 // Plain p/g/y on a final leg keep the default move-or-capture.
                 mode |= Mode::MOVE | Mode::CAPTURE;
-            } else if !mode.intersects(Mode::HOP | Mode::GRASSHOP | Mode::TOGGLE) {
-                mode |= Mode::MOVE;
-            } else if mode.contains(Mode::TOGGLE) {
+            } else if !mode.intersects(Mode::HOP | Mode::GRASSHOP) || mode.contains(Mode::TOGGLE) {
+                // Non-final legs stop on empty squares (y too); p/g legs need an occupied one.
                 mode |= Mode::MOVE;
             }
         }
-        if mode.contains(Mode::SAME_LENGTH) && !legs.last().is_some_and(|l: &Leg| l.range.is_slider()) {
-            return Err((seg_pos, "'i' on a later leg needs a sliding previous leg".into()));
+        if mode.contains(Mode::SAME_LENGTH)
+            && !legs.last().is_some_and(|l: &Leg| l.range.is_slider())
+        {
+            return Err((
+                seg_pos,
+                "'i' on a later leg needs a sliding previous leg".into(),
+            ));
         }
         legs.push(Leg {
             directions,
@@ -434,7 +443,8 @@ fn resolve_absolute(atom: &Atom, groups: &[String], dialect: Dialect) -> Vec<Rin
         AtomShape::Diagonal => {
             for g in groups {
                 let b: Vec<char> = g.chars().collect();
-                let mixed_sv = b[0] != b[1] && (matches!(b[0], 's' | 'v') || matches!(b[1], 's' | 'v'));
+                let mixed_sv =
+                    b[0] != b[1] && (matches!(b[0], 's' | 'v') || matches!(b[1], 's' | 'v'));
                 if dialect == Dialect::XBoard && mixed_sv {
                     // XBoard 4.9.1: s or v combined with another letter selects nothing.
                     continue;
