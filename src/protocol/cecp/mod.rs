@@ -92,7 +92,8 @@ pub struct Session {
     /// Settings to apply when no search runs (they would wait for it).
     pending_threads: Option<usize>,
     pending_hash: Option<usize>,
-    /// The position in which a search died (no new search is started there).
+    /// The position in which a search died or an analysis ended by itself (no new
+    /// analysis or ponder search is started there).
     failed_key: Option<u64>,
 }
 
@@ -904,6 +905,10 @@ impl Session {
                 self.search_root = None;
                 if activity == Activity::Think && abort != Some(Abort::Discard) {
                     self.play_move(best, ponder);
+                } else if abort.is_none() {
+                    // An analysis or ponder search that ended by itself (nothing left
+                    // to search) is not restarted in the same position.
+                    self.failed_key = Some(self.ctl.position().key());
                 }
             }
         }
