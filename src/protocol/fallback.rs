@@ -25,9 +25,9 @@ pub struct Choice {
     pub depth: u32,
 }
 
-/// A legal move of `pos` (None when it has none), chosen within about `budget`,
-/// among `only` when that is not empty.
-pub fn choose(pos: &Position, budget: Duration, only: &[Move]) -> Option<Choice> {
+/// A legal move of `pos` (None when it has none), chosen within about `budget` and
+/// `max_depth` plies, among `only` when that is not empty.
+pub fn choose(pos: &Position, budget: Duration, max_depth: u32, only: &[Move]) -> Option<Choice> {
     let mut pos = pos.clone();
     let rules = pos.rules().clone();
     let mut root = MoveList::new();
@@ -48,7 +48,7 @@ pub fn choose(pos: &Position, budget: Duration, only: &[Move]) -> Option<Choice>
     let mut best = first;
     let mut best_score = 0;
     let mut reached = 0;
-    for depth in 1..=4 {
+    for depth in 1..=max_depth.clamp(1, 4) as i32 {
         let mut alpha = -2 * MATE;
         let mut iteration_best = None;
         for &m in root.iter() {

@@ -104,8 +104,9 @@ pub struct Session {
     debug: bool,
     multi_pv: usize,
     own_book: bool,
-    /// `searchmoves` of the running search (for the fallback move).
+    /// `searchmoves` and depth limit of the running search (for the fallback move).
     search_moves: Vec<Move>,
+    search_depth: Option<u32>,
 }
 
 impl Session {
@@ -123,6 +124,7 @@ impl Session {
             multi_pv: 1,
             own_book: false,
             search_moves: Vec::new(),
+            search_depth: None,
         }
     }
 
@@ -174,7 +176,8 @@ impl Session {
         };
         self.info_string("the search ended without a move; playing a fallback move");
         let only = std::mem::take(&mut self.search_moves);
-        match fallback::choose(&root, Duration::from_millis(200), &only) {
+        let depth = self.search_depth.unwrap_or(4);
+        match fallback::choose(&root, Duration::from_millis(200), depth, &only) {
             Some(c) => {
                 let info = Info {
                     depth: c.depth,
@@ -441,6 +444,7 @@ impl Session {
         let pos = self.ctl.position().clone();
         self.search_root = Some(pos.clone());
         self.search_moves = limits.search_moves.clone();
+        self.search_depth = limits.depth;
         self.searching = true;
         self.ctl.start_search(pos, limits);
     }

@@ -193,37 +193,43 @@ impl Session {
         self.search_root = None;
         self.failed_key = Some(self.ctl.position().key());
         self.debug_line("the search ended without a move");
-        if activity == Activity::Think && abort != Some(Abort::Discard) {
-            let budget = self
-                .clock
-                .limits(0)
-                .movetime
-                .unwrap_or(Duration::from_millis(300))
-                .min(Duration::from_millis(300));
-            match fallback::choose(self.ctl.position(), budget, &[]) {
-                Some(c) => {
-                    let info = Info {
-                        depth: c.depth,
-                        seldepth: c.depth,
-                        multipv: 1,
-                        score: c.score,
-                        nodes: 0,
-                        nps: 0,
-                        time: Duration::ZERO,
-                        pv: vec![c.best],
-                        hashfull: 0,
-                    };
-                    if self.post {
-                        self.search_root = Some(self.ctl.position().clone());
-                        let line = self.thinking_line(&info);
-                        self.out.line(&line);
-                        self.search_root = None;
-                    }
-                    self.last_info = Some(info);
-                    self.play_move(c.best, None);
-                }
-                None => self.play_move(Move::NONE, None),
+        let playing = activity == Activity::Think && abort != Some(Abort::Discard);
+        if !playing && !(activity == Activity::Analyze && abort.is_none()) {
+            return;
+        }
+        let budget = self
+            .clock
+            .limits(0)
+            .movetime
+            .unwrap_or(Duration::from_millis(300))
+            .min(Duration::from_millis(300));
+        let depth = self.clock.max_depth.unwrap_or(4);
+        let Some(c) = fallback::choose(self.ctl.position(), budget, depth, &[]) else {
+            if playing {
+                self.play_move(Move::NONE, None);
             }
+            return;
+        };
+        let info = Info {
+            depth: c.depth,
+            seldepth: c.depth,
+            multipv: 1,
+            score: c.score,
+            nodes: 0,
+            nps: 0,
+            time: Duration::ZERO,
+            pv: vec![c.best],
+            hashfull: 0,
+        };
+        if self.post {
+            self.search_root = Some(self.ctl.position().clone());
+            let line = self.thinking_line(&info);
+            self.out.line(&line);
+            self.search_root = None;
+        }
+        self.last_info = Some(info);
+        if playing {
+            self.play_move(c.best, None);
         }
     }
 
