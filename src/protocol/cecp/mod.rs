@@ -194,7 +194,8 @@ impl Session {
         self.failed_key = Some(self.ctl.position().key());
         self.debug_line("the search ended without a move");
         let playing = activity == Activity::Think && abort != Some(Abort::Discard);
-        if !playing && !(activity == Activity::Analyze && abort.is_none()) {
+        let analysing = activity == Activity::Analyze && abort.is_none();
+        if !playing && !analysing {
             return;
         }
         let budget = self
