@@ -1,5 +1,7 @@
 //! The `menagerie` command: protocol mode without arguments, or a subcommand.
 
+mod protocol;
+
 use clap::{Parser, Subcommand};
 use menagerie::board::{Position, RankNumbering};
 use menagerie::movegen::bench_piece::piece_targets;
@@ -19,6 +21,15 @@ use std::time::Instant;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Protocol mode: extra variant files (loaded after the built-in ones).
+    #[arg(long = "variants")]
+    variants: Vec<PathBuf>,
+    /// Protocol mode: speak CECP (XBoard) without waiting for the first line.
+    #[arg(long, conflicts_with = "uci")]
+    xboard: bool,
+    /// Protocol mode: speak UCI without waiting for the first line.
+    #[arg(long)]
+    uci: bool,
 }
 
 #[derive(Subcommand)]
@@ -135,8 +146,23 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => {
-            eprintln!("protocol mode is not available yet");
-            ExitCode::from(2)
+            // Protocol mode never stops on a bad variant file: it reports the errors
+            // and plays the variants that loaded.
+            let mut set = VariantSet::builtin();
+            for f in &cli.variants {
+                for e in set.load_file(f).errors {
+                    eprintln!("error: {e}");
+                }
+            }
+            let forced = if cli.xboard {
+                Some(protocol::Protocol::Cecp)
+            } else if cli.uci {
+                Some(protocol::Protocol::Uci)
+            } else {
+                None
+            };
+            protocol::run(set, forced);
+            ExitCode::SUCCESS
         }
         Some(Command::Perft {
             depth,

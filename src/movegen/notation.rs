@@ -93,6 +93,14 @@ pub fn parse_move(
     let mut legal = MoveList::new();
     rules.generate_legal(pos, &mut legal);
     let wanted = text.trim_end_matches(',');
+    // Castling written as O-O / O-O-O (XBoard in Chess960, SAN).
+    if let Some(long) = castling_word(wanted) {
+        let g = pos.variant().geometry;
+        let found = legal.iter().copied().find(|m| {
+            m.kind() == MoveKind::Castling && ((g.file(m.to()) < g.file(m.from())) == long)
+        });
+        return found.ok_or_else(|| "castling is not legal in this position".to_string());
+    }
     let (base, declined) = match wanted.strip_suffix('=') {
         Some(b) => (b, true),
         None => (wanted, false),
@@ -121,11 +129,20 @@ pub fn parse_move(
                 || g.parse_square_prefix(base, numbering)
                     .is_some_and(|(_, n)| g.parse_square_prefix(&base[n..], numbering).is_some());
             if looks_like_move {
-                Err("illegal move".into())
+                Err("not legal in this position".into())
             } else {
-                Err("unrecognized move".into())
+                Err("not a move".into())
             }
         }
+    }
+}
+
+/// `O-O` (short, false) or `O-O-O` (long, true), also with zeros.
+fn castling_word(text: &str) -> Option<bool> {
+    match text {
+        "O-O" | "0-0" => Some(false),
+        "O-O-O" | "0-0-0" => Some(true),
+        _ => None,
     }
 }
 

@@ -1,0 +1,290 @@
+//! CECP commands that change or inspect the game: new, variant, setboard, edit,
+//! undo/remove, moves, claims, hint, bk, options, exclude/include.
+
+use super::{Activity, EditBoard, Mode, Session};
+use crate::protocol::wire;
+use crate::protocol::xboard::{self, XbVariant};
+use menagerie::board::{Color, RankNumbering};
+use std::path::Path;
+
+impl Session {
+    /// Forget what belonged to the previous position.
+    pub(super) fn after_position_change(&mut self) {
+        self.claimed = false;
+        self.excluded.clear();
+        self.entry.reset();
+    }
+
+    pub(super) fn new_game(&mut self) {
+        if let Err(e) = self.ctl.select_variant(xboard::CHESS) {
+            self.out.line(&format!("Error ({e}): new"));
+        }
+        self.xb = XbVariant::new(self.ctl.variant());
+        if self.mode != Mode::Analyze {
+            self.mode = Mode::Plays(Color::Black);
+        }
+        self.clock.max_depth = None;
+        self.clock.nps = None;
+        self.draw_offered = false;
+        self.expected_reply = None;
+        self.after_position_change();
+        self.ctl.clear_hash();
+    }
+
+    pub(super) fn variant(&mut self, name: &str, line: &str) {
+        let ours = xboard::our_name(name);
+        if let Err(e) = self.ctl.select_variant(ours) {
+            self.out.line(&format!("Error ({e}): {line}"));
+            return;
+        }
+        self.xb = XbVariant::new(self.ctl.variant());
+        for l in self.xb.announce.clone() {
+            self.out.line(&l);
+        }
+        if let Mode::Plays(_) = self.mode {
+            self.mode = Mode::Plays(self.ctl.position().side_to_move().flip());
+        }
+        self.expected_reply = None;
+        self.after_position_change();
+    }
+
+    pub(super) fn set_board(&mut self, fen: &str, line: &str) {
+        let ours = self.xb.fen_from_xboard(self.ctl.variant(), fen);
+        match self.ctl.set_fen(&ours) {
+            Ok(()) => {
+                self.expected_reply = None;
+                self.after_position_change();
+            }
+            Err(e) => {
+                self.out
+                    .line(&format!("tellusererror Illegal position: {e}"));
+                self.out.line(&format!("Error ({e}): {line}"));
+            }
+        }
+    }
+
+    pub(super) fn take_back(&mut self, n: usize, line: &str) {
+        for _ in 0..n {
+            if !self.ctl.undo() {
+                self.out
+                    .line(&format!("Error (no move to take back): {line}"));
+                break;
+            }
+        }
+        self.expected_reply = None;
+        self.after_position_change();
+    }
+
+    pub(super) fn user_move(&mut self, text: &str) {
+        match wire::cecp_parse(self.ctl.position_mut(), text, &self.xb) {
+            Ok(m) => {
+                self.ctl.play(m);
+                self.after_position_change();
+                self.expected_reply = None;
+                // The result must be claimed in force mode too.
+                if self.mode == Mode::Force {
+                    self.claim_if_over();
+                }
+            }
+            Err(why) => self.out.line(&format!("Illegal move ({why}): {text}")),
+        }
+    }
+
+    /// Print the result if the game is over; true when it is.
+    pub(super) fn claim_if_over(&mut self) -> bool {
+        match self.ctl.game_end() {
+            Some(end) => {
+                if !self.claimed {
+                    self.out.line(&end.line());
+                    self.claimed = true;
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub(super) fn on_edit_line(&mut self, line: &str) {
+        let Some(edit) = self.edit.as_mut() else {
+            return;
+        };
+        match line {
+            "." => {
+                let edit = self.edit.take().expect("in edit mode");
+                self.finish_edit(edit);
+            }
+            "#" => edit.pieces.clear(),
+            "c" => edit.white = !edit.white,
+            _ => {
+                let g = self.ctl.variant().geometry;
+                let mut cs = line.chars();
+                let placed = cs.next().and_then(|letter| {
+                    let sq = g.parse_square(cs.as_str(), RankNumbering::XBoard)?;
+                    letter
+                        .is_ascii_alphabetic()
+                        .then_some((letter.to_ascii_uppercase(), sq))
+                });
+                match placed {
+                    Some((letter, sq)) => {
+                        let color = if edit.white {
+                            Color::White
+                        } else {
+                            Color::Black
+                        };
+                        edit.pieces.retain(|(s, _, _)| *s != sq);
+                        if letter != 'X' {
+                            edit.pieces.push((sq, color, letter));
+                        }
+                    }
+                    None => self.out.line(&format!("Error (bad edit line): {line}")),
+                }
+            }
+        }
+    }
+
+    /// Build a FEN from the edited board; pieces on their start squares keep their
+    /// castling rights (the FEN reader drops rights that do not apply).
+    pub(super) fn finish_edit(&mut self, edit: EditBoard) {
+        let v = self.ctl.variant().clone();
+        let g = v.geometry;
+        let mut rows = Vec::new();
+        for r in (0..g.ranks).rev() {
+            let mut row = String::new();
+            let mut empty = 0;
+            for f in 0..g.files {
+                let sq = g.square(f, r);
+                match edit.pieces.iter().find(|(s, _, _)| *s == sq) {
+                    Some(&(_, c, letter)) => {
+                        if empty > 0 {
+                            row.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        row.push(if c == Color::White {
+                            letter
+                        } else {
+                            letter.to_ascii_lowercase()
+                        });
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            rows.push(row);
+        }
+        let side = if self.ctl.position().side_to_move() == Color::White {
+            "w"
+        } else {
+            "b"
+        };
+        let hands = if v.piece_drops { "[]" } else { "" };
+        let castling = if v.castling { "KQkq" } else { "-" };
+        let fen = format!("{}{hands} {side} {castling} - 0 1", rows.join("/"));
+        self.set_board(&fen, "edit");
+    }
+
+    pub(super) fn hint(&mut self) {
+        let pos = self.ctl.position().clone();
+        let legal = self.ctl.legal_moves();
+        let hint = self
+            .expected_reply
+            .filter(|m| legal.contains(m))
+            .or_else(|| self.ctl.book_moves().first().map(|(m, _)| *m));
+        if let Some(m) = hint {
+            self.out
+                .line(&format!("Hint: {}", wire::cecp_text(&pos, m, &self.xb)));
+        }
+    }
+
+    pub(super) fn book(&mut self) {
+        let pos = self.ctl.position().clone();
+        let moves = self.ctl.book_moves();
+        let total: u64 = moves.iter().map(|&(_, w)| w as u64).sum::<u64>().max(1);
+        if moves.is_empty() {
+            self.out.line(" no book moves");
+        }
+        for (m, w) in moves {
+            self.out.line(&format!(
+                " {} {}%",
+                wire::cecp_text(&pos, m, &self.xb),
+                w as u64 * 100 / total
+            ));
+        }
+        self.out.line("");
+    }
+
+    pub(super) fn stat(&mut self) {
+        if self.activity != Activity::Analyze {
+            return;
+        }
+        let total = self.ctl.legal_moves().len();
+        let (nodes, depth) = self
+            .last_info
+            .as_ref()
+            .map_or((0, 0), |i| (i.nodes, i.depth));
+        let cs = self.search_started.elapsed().as_millis() / 10;
+        self.out
+            .line(&format!("stat01 {cs} {nodes} {depth} 0 {total}"));
+    }
+
+    pub(super) fn option(&mut self, name: &str, value: Option<&str>, line: &str) {
+        match (name, value) {
+            ("VariantPath", Some(path)) => {
+                if path.is_empty() {
+                    return;
+                }
+                let (loaded, errors) = self.ctl.load_variant_file(Path::new(path));
+                if let Some(e) = errors.first() {
+                    self.out.line(&format!("tellusererror {e}"));
+                    self.out.line(&format!(
+                        "Error ({} errors in the variant file): {line}",
+                        errors.len()
+                    ));
+                }
+                if !loaded.is_empty() {
+                    self.out
+                        .line(&format!("telluser loaded {}", loaded.join(", ")));
+                    let names: Vec<String> = self
+                        .ctl
+                        .variants()
+                        .names()
+                        .map(|n| xboard::xboard_name(n).to_string())
+                        .collect();
+                    self.out
+                        .line(&format!("feature variants=\"{}\"", names.join(",")));
+                }
+            }
+            ("MultiPV", Some(v)) => match v.parse::<usize>() {
+                Ok(n) if (1..=64).contains(&n) => self.multi_pv = n,
+                _ => self
+                    .out
+                    .line(&format!("Error (MultiPV must be 1 to 64): {line}")),
+            },
+            ("Book", Some(v)) => self.book_enabled = v != "0",
+            ("Clear Hash", _) => self.ctl.clear_hash(),
+            _ => self.out.line(&format!("Error (unknown option): {line}")),
+        }
+    }
+
+    pub(super) fn exclude(&mut self, text: Option<&str>, exclude: bool, line: &str) {
+        match text {
+            None => {
+                self.excluded = if exclude {
+                    self.ctl.legal_moves()
+                } else {
+                    Vec::new()
+                };
+            }
+            Some(t) => match wire::cecp_parse(self.ctl.position_mut(), t, &self.xb) {
+                Ok(m) => {
+                    self.excluded.retain(|&x| x != m);
+                    if exclude {
+                        self.excluded.push(m);
+                    }
+                }
+                Err(why) => self.out.line(&format!("Error ({why}): {line}")),
+            },
+        }
+    }
+}

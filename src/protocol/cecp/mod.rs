@@ -1,0 +1,459 @@
+//! CECP (XBoard protocol v2) session.
+//!
+//! The engine is in one of four modes (playing White, playing Black, force,
+//! analyze) and does one thing at a time (idle, thinking on its move, pondering on
+//! the opponent's expected move, analysing). A line that arrives while it searches is
+//! either answered at once (`ping` when not thinking, `.`, `time`, `lift`, `post`, ...)
+//! or backlogged: the search is asked to stop, and the line is executed when the
+//! search has reported its end — as the pseudo-code of cecp-v2-compact.txt does.
+
+mod clock;
+mod command;
+mod game;
+mod thinking;
+
+use super::controller::{Controller, Wake};
+use super::highlight::{MoveEntry, Reply};
+use super::io::{Input, Output};
+use super::wire;
+use super::xboard::{self, XbVariant};
+use clock::Clock;
+use command::{Command, ParseError};
+use menagerie::board::{Color, Position};
+use menagerie::movegen::Move;
+use menagerie::search::Info;
+use std::collections::VecDeque;
+use std::sync::mpsc::Receiver;
+use std::time::Instant;
+
+/// What the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Force,
+    Plays(Color),
+    Analyze,
+}
+
+/// What the running search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Activity {
+    Idle,
+    Think,
+    /// Searching the position after the opponent's expected move.
+    Ponder(Move),
+    Analyze,
+}
+
+/// Whether a thinking search that is being stopped still plays its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Abort {
+    PlayMove,
+    Discard,
+}
+
+/// Lines of the obsolete `edit` command being collected.
+struct EditBoard {
+    white: bool,
+    pieces: Vec<(menagerie::board::Square, Color, char)>,
+}
+
+pub struct Session {
+    ctl: Controller,
+    out: Output,
+    xb: XbVariant,
+    mode: Mode,
+    activity: Activity,
+    /// Set while waiting for a stopped search to report its end.
+    aborting: Option<Abort>,
+    /// Lines to execute once the search has ended.
+    backlog: VecDeque<String>,
+    /// The position the running search started from (for PV text).
+    search_root: Option<Position>,
+    search_started: Instant,
+    /// Stop a thinking search at this instant whatever it is doing.
+    deadline: Option<Instant>,
+    last_info: Option<Info>,
+    clock: Clock,
+    post: bool,
+    ponder: bool,
+    debug: bool,
+    paused: bool,
+    draw_offered: bool,
+    book_enabled: bool,
+    multi_pv: usize,
+    /// The reply the engine expects (for `hint` and pondering).
+    expected_reply: Option<Move>,
+    /// Moves excluded from analysis.
+    excluded: Vec<Move>,
+    /// The game-end claim was already made in the current position.
+    claimed: bool,
+    entry: MoveEntry,
+    edit: Option<EditBoard>,
+    /// Settings to apply when no search runs (they would wait for it).
+    pending_threads: Option<usize>,
+    pending_hash: Option<usize>,
+    /// The position in which a search died or an analysis ended by itself (no new
+    /// analysis or ponder search is started there).
+    failed_key: Option<u64>,
+}
+
+const ENGINE_NAME: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
+
+impl Session {
+    pub fn new(ctl: Controller) -> Session {
+        let xb = XbVariant::new(ctl.variant());
+        Session {
+            ctl,
+            out: Output::stdout(),
+            xb,
+            mode: Mode::Plays(Color::Black),
+            activity: Activity::Idle,
+            aborting: None,
+            backlog: VecDeque::new(),
+            search_root: None,
+            search_started: Instant::now(),
+            deadline: None,
+            last_info: None,
+            clock: Clock::default(),
+            post: false,
+            ponder: false,
+            debug: false,
+            paused: false,
+            draw_offered: false,
+            book_enabled: true,
+            multi_pv: 1,
+            expected_reply: None,
+            excluded: Vec::new(),
+            claimed: false,
+            entry: MoveEntry::default(),
+            edit: None,
+            pending_threads: None,
+            pending_hash: None,
+            failed_key: None,
+        }
+    }
+
+    /// Run until `quit` or the end of input. `first` is the line that chose CECP.
+    pub fn run(mut self, rx: Receiver<Input>, first: Option<String>) {
+        if let Some(line) = first {
+            self.on_line(line);
+        }
+        loop {
+            // Backlogged lines run in order once no stopped search is pending; a ping
+            // waits for the move while the engine thinks (later lines that can be
+            // answered during the search are not held up by it).
+            let ping_waits = self.activity == Activity::Think
+                && self.backlog.front().is_some_and(|l| l.starts_with("ping"));
+            let next = if self.aborting.is_none() && !ping_waits {
+                self.backlog.pop_front()
+            } else {
+                None
+            };
+            let input = match next {
+                Some(line) => Input::Line(line),
+                None => match self.receive(&rx) {
+                    Some(i) => i,
+                    None => continue,
+                },
+            };
+            match input {
+                Input::Line(line) => self.on_line(line),
+                Input::Search(id, event) => self.on_search_event(id, event),
+                Input::Eof => self.quit(),
+            }
+            self.start_activity();
+        }
+    }
+
+    /// The next input; None after handling a deadline or a dead search.
+    fn receive(&mut self, rx: &Receiver<Input>) -> Option<Input> {
+        let searching = self.activity != Activity::Idle;
+        let deadline = self.deadline.filter(|_| self.activity == Activity::Think);
+        match self.ctl.next_input(rx, searching, deadline) {
+            Wake::Input(i) => Some(i),
+            Wake::Deadline => {
+                self.deadline = None;
+                self.ctl.stop_search();
+                None
+            }
+            Wake::SearchDied => {
+                self.search_died();
+                None
+            }
+        }
+    }
+
+    fn quit(&mut self) -> ! {
+        self.ctl.stop_search();
+        std::process::exit(0)
+    }
+
+    fn debug_line(&mut self, text: &str) {
+        if self.debug {
+            self.out.line(&format!("# {text}"));
+        }
+    }
+
+    // ------------------------------------------------------------------ input
+
+    fn on_line(&mut self, line: String) {
+        let line = line.trim().to_string();
+        if line.is_empty() {
+            return;
+        }
+        // Edit mode takes every line except the two that must always work.
+        if self.edit.is_some() {
+            match command::parse(&line) {
+                Ok(Command::Quit) => self.quit(),
+                Ok(Command::Ping(n)) => self.out.line(&format!("pong {n}")),
+                _ => self.on_edit_line(&line),
+            }
+            return;
+        }
+        let cmd = match command::parse(&line) {
+            Ok(c) => c,
+            Err(ParseError::Unknown) => {
+                if line.starts_with('#') {
+                    return;
+                }
+                self.out.line(&format!("Error (unknown command): {line}"));
+                return;
+            }
+            Err(ParseError::BadParameters(why)) => {
+                self.out.line(&format!("Error ({why}): {line}"));
+                return;
+            }
+        };
+        if matches!(cmd, Command::Quit) {
+            self.quit();
+        }
+        if self.aborting.is_some() {
+            // Order is kept: everything waits for the stopped search.
+            self.backlog.push_back(line);
+            return;
+        }
+        if self.activity != Activity::Idle {
+            match self.during_search(&cmd, &line) {
+                None => return,
+                Some(abort) => {
+                    self.abort(abort);
+                    self.backlog.push_back(line);
+                    return;
+                }
+            }
+        }
+        self.execute(cmd, &line);
+    }
+
+    /// Handle a command while a search runs. Returns None when it was handled, or
+    /// how to stop the search before executing it.
+    fn during_search(&mut self, cmd: &Command, line: &str) -> Option<Abort> {
+        use Command::*;
+        let thinking = self.activity == Activity::Think;
+        match cmd {
+            Ping(n) if !thinking => self.out.line(&format!("pong {n}")),
+            // A ping while thinking is answered after the move, without hurrying it.
+            Ping(_) => {
+                self.backlog_ping(cmd);
+                return None;
+            }
+            MoveNow => {
+                if thinking {
+                    self.ctl.stop_search();
+                }
+            }
+            Stat => self.stat(),
+            Time(cs) => self.clock.mine = Some(clock::centiseconds(*cs)),
+            Otim(cs) => self.clock.theirs = Some(clock::centiseconds(*cs)),
+            Post => self.post = true,
+            NoPost => self.post = false,
+            Hard => self.ponder = true,
+            Easy => {
+                self.ponder = false;
+                if matches!(self.activity, Activity::Ponder(_)) {
+                    return Some(Abort::Discard);
+                }
+            }
+            Draw => self.draw_offered = true,
+            Random | Info | Accepted(_) | Rejected(_) => self.execute(cmd.clone(), line),
+            Cores(n) => self.pending_threads = Some(*n),
+            Memory(mb) => self.pending_hash = Some(*mb),
+            Bk | Hint | Lift(_) | Put(_) | Hover(_) => self.execute(cmd.clone(), line),
+            Move(text) if matches!(self.activity, Activity::Ponder(_)) => {
+                let Activity::Ponder(expected) = self.activity else {
+                    unreachable!()
+                };
+                let parsed = wire::cecp_parse(self.ctl.position_mut(), text, &self.xb);
+                if parsed == Ok(expected) {
+                    // Ponder hit: the search goes on, now on the clock.
+                    self.ctl.play(expected);
+                    self.after_position_change();
+                    self.ctl.ponderhit();
+                    self.activity = Activity::Think;
+                    self.search_started = Instant::now();
+                    let limits = self.think_limits();
+                    self.deadline = self.clock.deadline(&limits).map(|d| Instant::now() + d);
+                    self.debug_line("ponder hit");
+                    return None;
+                }
+                return Some(Abort::Discard);
+            }
+            New | Variant(_) | Force | Result(_) | SetBoard(_) | Edit | Undo | Remove | Analyze
+            | Exit | Pause => {
+                return Some(Abort::Discard);
+            }
+            Move(_) | Exclude(_) | Include(_) if self.activity == Activity::Analyze => {
+                return Some(Abort::Discard);
+            }
+            _ if thinking => return Some(Abort::PlayMove),
+            _ => return Some(Abort::Discard),
+        }
+        None
+    }
+
+    /// Keep a ping for after the move; later lines that must wait keep their turn
+    /// behind it.
+    fn backlog_ping(&mut self, cmd: &Command) {
+        if let Command::Ping(n) = cmd {
+            self.backlog.push_back(format!("ping {n}"));
+        }
+    }
+
+    fn abort(&mut self, how: Abort) {
+        self.aborting = Some(how);
+        self.ctl.stop_search();
+    }
+
+    fn execute(&mut self, cmd: Command, line: &str) {
+        use Command::*;
+        match cmd {
+            Xboard => {}
+            Protover(_) => self.features(),
+            Accepted(f) => {
+                if f == "debug" {
+                    self.debug = true;
+                }
+            }
+            Rejected(_) | Info => {}
+            New => self.new_game(),
+            Variant(name) => self.variant(&name, line),
+            Quit => self.quit(),
+            Random => {}
+            Force => self.mode = Mode::Force,
+            Go => self.mode = Mode::Plays(self.ctl.position().side_to_move()),
+            PlayOther => self.mode = Mode::Plays(self.ctl.position().side_to_move().flip()),
+            Color(white) => {
+                // Obsolete: the engine plays the other colour.
+                self.mode = Mode::Plays(if white {
+                    menagerie::board::Color::Black
+                } else {
+                    menagerie::board::Color::White
+                });
+            }
+            Level(l) => self.clock.set_level(l),
+            St(t) => self.clock.set_per_move(t),
+            Sd(d) => self.clock.max_depth = Some(d.max(1)),
+            Nps(n) => self.clock.nps = (n > 0).then_some(n),
+            Time(cs) => self.clock.mine = Some(clock::centiseconds(cs)),
+            Otim(cs) => self.clock.theirs = Some(clock::centiseconds(cs)),
+            Move(text) => self.user_move(&text),
+            MoveNow => {}
+            Ping(n) => self.out.line(&format!("pong {n}")),
+            Draw => self.draw_offered = true,
+            Result(_) => {
+                self.mode = Mode::Force;
+                self.claimed = true;
+            }
+            SetBoard(fen) => self.set_board(&fen, line),
+            Edit => {
+                let pos = self.ctl.position();
+                let g = pos.variant().geometry;
+                let mut pieces = Vec::new();
+                for sq in g.squares() {
+                    let p = pos.piece_at(sq);
+                    if p.is_some() {
+                        pieces.push((sq, p.color(), self.xb.letter(pos.variant(), p.kind())));
+                    }
+                }
+                self.edit = Some(EditBoard {
+                    white: true,
+                    pieces,
+                });
+            }
+            Hint => self.hint(),
+            Bk => self.book(),
+            Undo => self.take_back(1, line),
+            Remove => self.take_back(2, line),
+            Hard => self.ponder = true,
+            Easy => self.ponder = false,
+            Post => self.post = true,
+            NoPost => self.post = false,
+            Analyze => {
+                self.mode = Mode::Analyze;
+                self.excluded.clear();
+            }
+            Exit => {
+                if self.mode == Mode::Analyze {
+                    self.mode = Mode::Force;
+                }
+                self.excluded.clear();
+            }
+            Stat => self.stat(),
+            Pause => self.paused = true,
+            Resume => self.paused = false,
+            Memory(mb) => self.ctl.set_hash_mb(mb.max(1)),
+            Cores(n) => self.ctl.set_threads(n),
+            Option(name, value) => self.option(&name, value.as_deref(), line),
+            Exclude(m) => self.exclude(m.as_deref(), true, line),
+            Include(m) => self.exclude(m.as_deref(), false, line),
+            Lift(sq) => {
+                let legal = self.ctl.legal_moves();
+                let reply = self.entry.lift(self.ctl.position(), &legal, &self.xb, &sq);
+                self.reply(reply, line);
+            }
+            Put(sq) => {
+                let legal = self.ctl.legal_moves();
+                if let Some(r) = self.entry.put(self.ctl.position(), &legal, &self.xb, &sq) {
+                    self.reply(r, line);
+                }
+            }
+            Hover(sq) => {
+                let legal = self.ctl.legal_moves();
+                if let Some(r) = self.entry.hover(self.ctl.position(), &legal, &sq) {
+                    self.reply(r, line);
+                }
+            }
+        }
+    }
+
+    fn reply(&mut self, reply: Reply, line: &str) {
+        match reply {
+            Reply::Highlight(fen) => self.out.line(&format!("highlight {fen}")),
+            Reply::Choice(pieces) => self.out.line(&format!("choice {pieces}")),
+            Reply::Error(why) => self.out.line(&format!("Error ({why}): {line}")),
+        }
+    }
+
+    fn features(&mut self) {
+        let mut names: Vec<String> = Vec::new();
+        for n in self.ctl.variants().names() {
+            let x = xboard::xboard_name(n).to_string();
+            if !names.contains(&x) && !x.contains([',', ' ', '"']) {
+                names.push(x);
+            }
+        }
+        self.out.line("feature done=0");
+        self.out.line(&format!(
+            "feature myname=\"{ENGINE_NAME}\" ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 \
+             reuse=1 analyze=1 colors=0 playother=1 pause=1 nps=1 debug=1 memory=1 smp=1 exclude=1 \
+             highlight=1 name=0 san=0"
+        ));
+        self.out
+            .line(&format!("feature variants=\"{}\"", names.join(",")));
+        self.out.line("feature option=\"VariantPath -file \"");
+        self.out.line("feature option=\"MultiPV -spin 1 1 64\"");
+        self.out.line("feature option=\"Book -check 1\"");
+        self.out.line("feature option=\"Clear Hash -button\"");
+        self.out.line("feature done=1");
+    }
+}

@@ -1,0 +1,263 @@
+//! CECP thinking: what to start when nothing runs (think, ponder, analyse), search
+//! events (thinking output, the move), and the fallback when a search dies.
+
+use super::{Abort, Activity, Mode, Session};
+use crate::protocol::fallback;
+use crate::protocol::wire;
+use menagerie::board::Position;
+use menagerie::movegen::Move;
+use menagerie::search::{Event, Info, Score};
+use std::time::{Duration, Instant};
+
+impl Session {
+    /// The search thread ended without a best move: play a fallback move if one was
+    /// due, and do not restart a search on this position.
+    pub(super) fn search_died(&mut self) {
+        let activity = self.activity;
+        let abort = self.aborting.take();
+        self.activity = Activity::Idle;
+        self.deadline = None;
+        self.search_root = None;
+        self.failed_key = Some(self.ctl.position().key());
+        self.debug_line("the search ended without a move");
+        let playing = activity == Activity::Think && abort != Some(Abort::Discard);
+        let analysing = activity == Activity::Analyze && abort.is_none();
+        if !playing && !analysing {
+            return;
+        }
+        let budget = self
+            .clock
+            .limits(0)
+            .movetime
+            .unwrap_or(Duration::from_millis(300))
+            .min(Duration::from_millis(300));
+        let depth = self.clock.max_depth.unwrap_or(4);
+        let Some(c) = fallback::choose(self.ctl.position(), budget, depth, &[]) else {
+            if playing {
+                self.play_move(Move::NONE, None);
+            }
+            return;
+        };
+        let info = Info {
+            depth: c.depth,
+            seldepth: c.depth,
+            multipv: 1,
+            score: c.score,
+            nodes: 0,
+            nps: 0,
+            time: Duration::ZERO,
+            pv: vec![c.best],
+            hashfull: 0,
+        };
+        if self.post {
+            self.search_root = Some(self.ctl.position().clone());
+            let line = self.thinking_line(&info);
+            self.out.line(&line);
+            self.search_root = None;
+        }
+        self.last_info = Some(info);
+        if playing {
+            self.play_move(c.best, None);
+        }
+    }
+
+    pub(super) fn think_limits(&self) -> menagerie::search::Limits {
+        let moves_made = self.ctl.position().game_ply() / 2;
+        let mut limits = self.clock.limits(moves_made);
+        limits.multi_pv = self.multi_pv;
+        limits
+    }
+
+    /// Start whatever the mode asks for, when nothing runs (the main loop of the
+    /// protocol's pseudo-code).
+    pub(super) fn start_activity(&mut self) {
+        if self.activity != Activity::Idle
+            || self.aborting.is_some()
+            || self.paused
+            || self.edit.is_some()
+        {
+            return;
+        }
+        if !self.backlog.is_empty() {
+            return;
+        }
+        if let Some(n) = self.pending_threads.take() {
+            self.ctl.set_threads(n);
+        }
+        if let Some(mb) = self.pending_hash.take() {
+            self.ctl.set_hash_mb(mb.max(1));
+        }
+        let stm = self.ctl.position().side_to_move();
+        if self.failed_key == Some(self.ctl.position().key())
+            && !matches!(self.mode, Mode::Plays(c) if c == stm)
+        {
+            return;
+        }
+        match self.mode {
+            Mode::Force => {}
+            Mode::Analyze => {
+                let mut limits = menagerie::search::Limits {
+                    infinite: true,
+                    multi_pv: self.multi_pv,
+                    ..Default::default()
+                };
+                limits.exclude_moves = self.excluded.clone();
+                let pos = self.ctl.position().clone();
+                self.start_search(pos, limits, Activity::Analyze);
+            }
+            Mode::Plays(c) if c == stm => {
+                if self.claim_if_over() {
+                    self.mode = Mode::Force;
+                    return;
+                }
+                if self.book_enabled
+                    && let Some(&(m, _)) = self.ctl.book_moves().first()
+                {
+                    self.play_move(m, None);
+                    return;
+                }
+                let limits = self.think_limits();
+                self.deadline = self.clock.deadline(&limits).map(|d| Instant::now() + d);
+                let pos = self.ctl.position().clone();
+                self.start_search(pos, limits, Activity::Think);
+            }
+            Mode::Plays(_) => {
+                // Ponder on the expected reply, except in the start position.
+                let Some(expected) = self.expected_reply else {
+                    return;
+                };
+                if !self.ponder
+                    || self.ctl.position().ply_count() == 0
+                    || self.ctl.game_end().is_some()
+                {
+                    return;
+                }
+                if !self.ctl.legal_moves().contains(&expected) {
+                    self.expected_reply = None;
+                    return;
+                }
+                let mut pos = self.ctl.position().clone();
+                let text = wire::cecp_text(&pos, expected, &self.xb);
+                pos.make(expected);
+                self.out.line(&format!("Hint: {text}"));
+                let moves_made = pos.game_ply() / 2;
+                let mut limits = self.clock.limits(moves_made);
+                limits.ponder = true;
+                self.start_search(pos, limits, Activity::Ponder(expected));
+            }
+        }
+    }
+
+    pub(super) fn start_search(
+        &mut self,
+        pos: Position,
+        limits: menagerie::search::Limits,
+        activity: Activity,
+    ) {
+        self.search_root = Some(pos.clone());
+        self.search_started = Instant::now();
+        self.last_info = None;
+        self.activity = activity;
+        self.ctl.start_search(pos, limits);
+    }
+
+    pub(super) fn on_search_event(&mut self, id: u64, event: Event) {
+        if self.activity == Activity::Idle || !self.ctl.is_current_search(id) {
+            return;
+        }
+        match event {
+            Event::Info(info) => {
+                if self.post && self.aborting != Some(Abort::Discard) {
+                    let line = self.thinking_line(&info);
+                    self.out.line(&line);
+                }
+                self.last_info = Some(info);
+            }
+            Event::BestMove { best, ponder } => {
+                let abort = self.aborting.take();
+                let activity = self.activity;
+                self.activity = Activity::Idle;
+                self.deadline = None;
+                self.search_root = None;
+                if activity == Activity::Think && abort != Some(Abort::Discard) {
+                    self.play_move(best, ponder);
+                } else if abort.is_none() {
+                    // An analysis or ponder search that ended by itself (nothing left
+                    // to search) is not restarted in the same position.
+                    self.failed_key = Some(self.ctl.position().key());
+                }
+            }
+        }
+    }
+
+    /// `depth score time nodes pv`, score in centipawns or 100000+N for mate in N.
+    pub(super) fn thinking_line(&self, info: &Info) -> String {
+        let score = match info.score {
+            Score::Cp(x) => x as i64,
+            Score::Mate(n) if n > 0 => 100000 + n as i64,
+            Score::Mate(n) => -100000 - n.unsigned_abs() as i64,
+        };
+        let mut pv = String::new();
+        if let Some(root) = &self.search_root {
+            let mut p = root.clone();
+            for &m in &info.pv {
+                let text = wire::cecp_text(&p, m, &self.xb);
+                pv.push(' ');
+                pv.push_str(&text);
+                p.make(m);
+            }
+        }
+        format!(
+            "{} {} {} {}{}",
+            info.depth,
+            score,
+            info.time.as_millis() / 10,
+            info.nodes,
+            pv
+        )
+    }
+
+    /// Play the engine's move: print it (leg by leg), make it, claim a result.
+    pub(super) fn play_move(&mut self, best: Move, reply: Option<Move>) {
+        let legal = self.ctl.legal_moves();
+        let m = if legal.contains(&best) {
+            best
+        } else {
+            match legal.first() {
+                Some(&m) => m,
+                None => {
+                    self.claim_if_over();
+                    self.mode = Mode::Force;
+                    return;
+                }
+            }
+        };
+        if self.draw_offered {
+            let losing = self.last_info.as_ref().is_some_and(|i| {
+                matches!(i.score, Score::Cp(x) if x < -300)
+                    || matches!(i.score, Score::Mate(n) if n < 0)
+            });
+            if losing {
+                self.out.line("offer draw");
+            }
+        }
+        let pos = self.ctl.position().clone();
+        let text = wire::cecp_text(&pos, m, &self.xb);
+        let legs: Vec<&str> = text.split(',').collect();
+        for (i, leg) in legs.iter().enumerate() {
+            let comma = if i + 1 < legs.len() { "," } else { "" };
+            self.out.line(&format!("move {leg}{comma}"));
+        }
+        let used = self.search_started.elapsed();
+        if let (Some(mine), Some(level)) = (self.clock.mine, self.clock.level) {
+            self.clock.mine = Some(mine.saturating_sub(used) + level.increment);
+        }
+        self.ctl.play(m);
+        self.after_position_change();
+        self.draw_offered = false;
+        self.expected_reply = reply;
+        if self.claim_if_over() {
+            self.mode = Mode::Force;
+        }
+    }
+}

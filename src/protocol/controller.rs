@@ -1,0 +1,276 @@
+//! The engine controller both protocols drive: the loaded variants, the game (a
+//! position that carries its own history), the searcher and the book.
+//!
+//! The protocols never touch search internals; they call this small API and receive
+//! search events through the session's input channel.
+
+use super::game_end::{self, GameEnd};
+use super::io::Input;
+use menagerie::board::{Color, Position};
+use menagerie::book::Book;
+use menagerie::movegen::{Move, MoveList, Ruleset};
+use menagerie::search::{Callback, Limits, Searcher};
+use menagerie::variant::{GameValue, LoadError, PieceType, TypeSet, Variant, VariantSet};
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::time::{Duration, Instant};
+
+/// Why a session woke up.
+pub enum Wake {
+    Input(Input),
+    /// The deadline given to [`Controller::next_input`] passed.
+    Deadline,
+    /// The search thread ended without reporting its end (it panicked).
+    SearchDied,
+}
+
+/// How often a session checks that a running search is still alive.
+const WATCH_INTERVAL: Duration = Duration::from_millis(100);
+
+pub struct Controller {
+    variants: VariantSet,
+    rules: Arc<Ruleset>,
+    /// The game: set up from a FEN or the start position, then the moves played.
+    pos: Position,
+    searcher: Searcher,
+    search_id: u64,
+    events: Sender<Input>,
+    book: Option<Book>,
+}
+
+/// The variant a session starts with: orthodox chess when it is loaded.
+pub const DEFAULT_VARIANT: &str = "chess";
+
+impl Controller {
+    /// `variants` must not be empty (the built-in set always has chess).
+    pub fn new(variants: VariantSet, events: Sender<Input>) -> Controller {
+        let variant = variants
+            .get(DEFAULT_VARIANT)
+            .or_else(|| variants.iter().next().cloned())
+            .expect("at least one variant is loaded");
+        let rules = Ruleset::new(variant);
+        let pos = Position::start(&rules);
+        let book = Book::builtin(&rules.variant.name);
+        Controller {
+            variants,
+            rules,
+            pos,
+            searcher: Searcher::new(),
+            search_id: 0,
+            events,
+            book,
+        }
+    }
+
+    // ------------------------------------------------------------------ variants
+
+    pub fn variants(&self) -> &VariantSet {
+        &self.variants
+    }
+
+    /// Load a variant file at run time. The current game is kept; a variant that is
+    /// redefined takes effect the next time it is selected.
+    pub fn load_variant_file(&mut self, path: &Path) -> (Vec<String>, Vec<LoadError>) {
+        let report = self.variants.load_file(path);
+        (report.loaded, report.errors)
+    }
+
+    pub fn variant(&self) -> &Arc<Variant> {
+        &self.rules.variant
+    }
+
+    /// Switch to a loaded variant, at its start position.
+    pub fn select_variant(&mut self, name: &str) -> Result<(), String> {
+        let Some(v) = self.variants.get(name) else {
+            return Err(format!("no variant called '{name}' is loaded"));
+        };
+        self.searcher.stop();
+        // Compiling the move tables takes a moment; GUIs re-select the same variant
+        // before every search (UCI_Variant).
+        if !Arc::ptr_eq(&v, &self.rules.variant) {
+            self.rules = Ruleset::new(v);
+        }
+        self.book = Book::builtin(name);
+        self.reset();
+        Ok(())
+    }
+
+    // ------------------------------------------------------------------ the game
+
+    /// Back to the variant's start position.
+    pub fn reset(&mut self) {
+        self.pos = Position::start(&self.rules);
+    }
+
+    /// Set up a position; on any problem the game is left as it was.
+    pub fn set_fen(&mut self, fen: &str) -> Result<(), String> {
+        let pos = Position::from_fen(&self.rules, fen).map_err(|e| e.to_string())?;
+        validate(&pos)?;
+        self.pos = pos;
+        Ok(())
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Mutable access for move parsing and generation (which make and unmake moves).
+    pub fn position_mut(&mut self) -> &mut Position {
+        &mut self.pos
+    }
+
+    pub fn legal_moves(&mut self) -> Vec<Move> {
+        let mut list = MoveList::new();
+        self.rules.generate_legal(&mut self.pos, &mut list);
+        list.moves
+    }
+
+    pub fn play(&mut self, m: Move) {
+        self.pos.make(m);
+    }
+
+    /// Take back the last move; false when no move was made since the set-up.
+    pub fn undo(&mut self) -> bool {
+        if self.pos.ply_count() == 0 {
+            return false;
+        }
+        self.pos.unmake();
+        true
+    }
+
+    /// The result of the game if it is over in the current position.
+    pub fn game_end(&mut self) -> Option<GameEnd> {
+        game_end::judge(&mut self.pos)
+    }
+
+    // ------------------------------------------------------------------ search
+
+    /// Start searching `pos` (usually a copy of the game position, possibly with a
+    /// speculative move made). Events arrive on the session channel tagged with the
+    /// returned id; events of earlier searches carry older ids.
+    pub fn start_search(&mut self, pos: Position, limits: Limits) -> u64 {
+        self.search_id += 1;
+        let id = self.search_id;
+        let tx = self.events.clone();
+        let callback: Callback = Arc::new(move |event| {
+            let _ = tx.send(Input::Search(id, event));
+        });
+        self.searcher.start(pos, limits, callback);
+        id
+    }
+
+    /// The next input. While `searching`, also wake up at `deadline` and when the
+    /// search thread has died without a word.
+    pub fn next_input(
+        &self,
+        rx: &Receiver<Input>,
+        searching: bool,
+        deadline: Option<Instant>,
+    ) -> Wake {
+        if !searching {
+            return Wake::Input(rx.recv().unwrap_or(Input::Eof));
+        }
+        loop {
+            let now = Instant::now();
+            if deadline.is_some_and(|d| d <= now) {
+                return Wake::Deadline;
+            }
+            let wait = deadline.map_or(WATCH_INTERVAL, |d| (d - now).min(WATCH_INTERVAL));
+            match rx.recv_timeout(wait) {
+                Ok(i) => return Wake::Input(i),
+                Err(RecvTimeoutError::Disconnected) => return Wake::Input(Input::Eof),
+                Err(RecvTimeoutError::Timeout) => {
+                    if !self.searcher.is_searching() {
+                        // Whatever it sent before it ended is already queued.
+                        return match rx.try_recv() {
+                            Ok(i) => Wake::Input(i),
+                            Err(TryRecvError::Empty) => Wake::SearchDied,
+                            Err(TryRecvError::Disconnected) => Wake::Input(Input::Eof),
+                        };
+                    }
+                }
+            }
+        }
+    }
+
+    /// Is `id` the most recently started search?
+    pub fn is_current_search(&self, id: u64) -> bool {
+        id == self.search_id
+    }
+
+    /// Ask the running search to finish; it still reports a best move.
+    pub fn stop_search(&self) {
+        self.searcher.signal_stop();
+    }
+
+    pub fn ponderhit(&self) {
+        self.searcher.ponderhit();
+    }
+
+    pub fn set_threads(&mut self, n: usize) {
+        self.searcher.set_threads(n);
+    }
+
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.searcher.set_hash_mb(mb);
+    }
+
+    pub fn clear_hash(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// Book moves of the game position that are legal, best weight first.
+    pub fn book_moves(&mut self) -> Vec<(Move, u32)> {
+        let Some(book) = &self.book else {
+            return Vec::new();
+        };
+        let mut moves = book.moves(&self.pos);
+        let legal = self.legal_moves();
+        moves.retain(|(m, _)| legal.contains(m));
+        moves.sort_by_key(|&(_, w)| std::cmp::Reverse(w));
+        moves
+    }
+}
+
+/// Positions the rules core reads but that cannot be played: a side without the
+/// royal piece (or, in extinction variants, without the pieces whose loss ends the
+/// game) that it has at the start — horde's White has no king to begin with — or
+/// the side that just moved still in check.
+fn validate(pos: &Position) -> Result<(), String> {
+    let rules = pos.rules();
+    let v = pos.variant();
+    let start = Position::start(rules);
+    let mut vital: TypeSet = rules.royal_types;
+    if v.extinction_value != GameValue::None {
+        vital |= if v.extinction_all_types {
+            v.all_types()
+        } else {
+            v.extinction_piece_types
+        };
+    }
+    let count = |p: &Position, c: Color| -> u32 {
+        (0..v.num_types() as PieceType)
+            .filter(|&t| vital & 1u64 << t != 0)
+            .map(|t| p.count(c, t) + p.hand(c, t) as u32)
+            .sum()
+    };
+    for c in Color::BOTH {
+        if vital != 0 && count(pos, c) == 0 && count(&start, c) > 0 {
+            let who = if c.is_white() { "White" } else { "Black" };
+            let what = if rules.royal_types != 0 {
+                "king"
+            } else {
+                "pieces"
+            };
+            return Err(format!("{who} has no {what}"));
+        }
+    }
+    if rules.royal_types != 0 && !rules.pseudo_royal {
+        let moved = pos.side_to_move().flip();
+        if v.checking && rules.royal_attacked(pos, moved) {
+            return Err("the side that is not to move is in check".into());
+        }
+    }
+    Ok(())
+}

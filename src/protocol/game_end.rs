@@ -1,0 +1,111 @@
+//! Whether the game is over in a position, and how to say so: `1-0 {White mates}`.
+//! The decision comes from the variant's rules ([`menagerie::rules`]); this module only
+//! orders the checks and words the reason.
+
+use menagerie::board::{Color, Position};
+use menagerie::movegen::MoveList;
+use menagerie::rules;
+use menagerie::variant::GameValue;
+
+/// A finished game: the result from White's point of view and a reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: &'static str,
+    pub reason: String,
+}
+
+impl GameEnd {
+    /// The CECP result line, e.g. `1-0 {White mates}`.
+    pub fn line(&self) -> String {
+        format!("{} {{{}}}", self.result, self.reason)
+    }
+
+    /// `value` is for the side to move; `reason` receives the winner's name
+    /// (empty for a draw).
+    fn new(
+        pos: &Position,
+        value: GameValue,
+        reason: impl FnOnce(&str) -> String,
+    ) -> Option<GameEnd> {
+        let white_to_move = pos.side_to_move() == Color::White;
+        let (result, winner) = match (value, white_to_move) {
+            (GameValue::Draw, _) => ("1/2-1/2", ""),
+            (GameValue::Win, true) | (GameValue::Loss, false) => ("1-0", "White"),
+            (GameValue::Win, false) | (GameValue::Loss, true) => ("0-1", "Black"),
+            (GameValue::None, _) => return None,
+        };
+        Some(GameEnd {
+            result,
+            reason: reason(winner),
+        })
+    }
+}
+
+/// The end of the game in `pos`, if it is over.
+pub fn judge(pos: &mut Position) -> Option<GameEnd> {
+    let v = pos.variant().clone();
+    if let Some(value) = rules::immediate_result(pos) {
+        return GameEnd::new(pos, value, |winner| match value {
+            GameValue::Draw => "Draw by the rules of the variant".to_string(),
+            _ if v.check_counting => format!("{winner} wins by giving check"),
+            _ if !v.flag_region[0].is_empty() || !v.flag_region[1].is_empty() => {
+                format!("{winner} reached the goal")
+            }
+            _ => format!("{winner} wins by the rules of the variant"),
+        });
+    }
+    let rules_set = pos.rules().clone();
+    let mut list = MoveList::new();
+    rules_set.generate_legal(pos, &mut list);
+    if list.is_empty() {
+        let value = rules::no_moves_value(pos);
+        let in_check = pos.in_check();
+        return GameEnd::new(pos, value, |winner| match (value, in_check) {
+            (GameValue::Draw, _) => "Stalemate".to_string(),
+            (GameValue::Loss, true) => format!("{winner} mates"),
+            (_, true) => format!("{winner} wins: the mated side wins"),
+            (_, false) => format!("{winner} wins by stalemate"),
+        });
+    }
+    let has_moves = !list.is_empty();
+    if let Some(value) = rules::optional_result(pos, || has_moves) {
+        let st = pos.state();
+        let by_n_move = v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule;
+        return GameEnd::new(pos, value, |winner| match value {
+            GameValue::Draw if by_n_move => format!("Draw by the {}-move rule", v.n_move_rule),
+            GameValue::Draw => "Draw by repetition".to_string(),
+            _ if v.perpetual_check_illegal => {
+                format!("{winner} wins: perpetual check is forbidden")
+            }
+            _ => format!("{winner} wins by repetition"),
+        });
+    }
+    if bare_royals(pos) {
+        return Some(GameEnd {
+            result: "1/2-1/2",
+            reason: "Insufficient mating material".to_string(),
+        });
+    }
+    None
+}
+
+/// Only royal pieces left and nothing in hand, in a variant without another way to
+/// win: nobody can ever mate.
+fn bare_royals(pos: &Position) -> bool {
+    let v = pos.variant();
+    let rules = pos.rules();
+    if rules.royal_types == 0
+        || rules.pseudo_royal
+        || v.extinction_value != GameValue::None
+        || v.check_counting
+        || !v.flag_region[0].is_empty()
+        || !v.flag_region[1].is_empty()
+        || v.blast_on_capture
+    {
+        return false;
+    }
+    Color::BOTH
+        .iter()
+        .all(|&c| pos.hand_total(c) == 0 && pos.pieces(c).count() == pos.royals(c).count())
+}

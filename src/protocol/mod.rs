@@ -1,0 +1,58 @@
+//! The protocol layer: XBoard/WinBoard (CECP v2) and UCI, both thin skins over one
+//! [`controller::Controller`]. The first input line picks the protocol (`uci`, or
+//! anything else for CECP, whose first line is `xboard`); a reader thread feeds stdin
+//! into the session's channel so that the engine answers while it searches.
+
+mod cecp;
+mod controller;
+mod fallback;
+mod game_end;
+mod highlight;
+mod io;
+mod uci;
+mod wire;
+pub mod xboard;
+
+use controller::Controller;
+use io::Input;
+use menagerie::variant::VariantSet;
+use std::sync::mpsc;
+
+/// Which protocol to speak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Cecp,
+    Uci,
+}
+
+/// Run a protocol session on stdin/stdout until `quit` or the end of input.
+/// `forced` skips the detection from the first line.
+pub fn run(variants: VariantSet, forced: Option<Protocol>) {
+    let (tx, rx) = mpsc::channel();
+    io::spawn_stdin_reader(tx.clone());
+    let ctl = Controller::new(variants, tx);
+    let (protocol, first) = match forced {
+        Some(p) => (p, None),
+        None => loop {
+            match rx.recv() {
+                Ok(Input::Line(l)) if l.trim().is_empty() => continue,
+                Ok(Input::Line(l)) => break (detect(&l), Some(l)),
+                Ok(Input::Search(..)) => continue,
+                Ok(Input::Eof) | Err(_) => return,
+            }
+        },
+    };
+    match protocol {
+        Protocol::Cecp => cecp::Session::new(ctl).run(rx, first),
+        Protocol::Uci => uci::Session::new(ctl).run(rx, first),
+    }
+}
+
+/// `uci` starts UCI; everything else (normally `xboard`) starts CECP.
+fn detect(first_line: &str) -> Protocol {
+    if first_line.split_whitespace().next() == Some("uci") {
+        Protocol::Uci
+    } else {
+        Protocol::Cecp
+    }
+}

@@ -1,0 +1,562 @@
+//! UCI session. The engine searches only when told (`go`), answers `isready` at once
+//! even while searching, and reports every search with exactly one `bestmove`.
+//! Input it cannot use is ignored with an `info string` that says why.
+
+use super::controller::{Controller, Wake};
+use super::fallback;
+use super::io::{Input, Output};
+use super::wire;
+use menagerie::board::{Color, Position};
+use menagerie::movegen::Move;
+use menagerie::search::{Event, Info, Limits, Score};
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+const ENGINE_NAME: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
+const DEFAULT_HASH_MB: usize = 16;
+const MAX_HASH_MB: usize = 65536;
+const MAX_THREADS: usize = 512;
+
+/// A UCI command, parsed.
+#[derive(Debug, PartialEq)]
+enum Command {
+    Uci,
+    Debug(bool),
+    IsReady,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    Register,
+    NewGame,
+    Position {
+        fen: Option<String>,
+        moves: Vec<String>,
+    },
+    Go(Vec<String>),
+    Stop,
+    PonderHit,
+    Quit,
+}
+
+fn parse(line: &str) -> Result<Command, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(&first) = words.first() else {
+        return Err("empty line".into());
+    };
+    let rest = &words[1..];
+    Ok(match first {
+        "uci" => Command::Uci,
+        "debug" => Command::Debug(rest.first() != Some(&"off")),
+        "isready" => Command::IsReady,
+        "setoption" => {
+            // setoption name N... [value V...]; names may contain spaces.
+            if rest.first() != Some(&"name") {
+                return Err("setoption without 'name'".into());
+            }
+            let after = &rest[1..];
+            let (name, value) = match after.iter().position(|&w| w == "value") {
+                Some(i) => (after[..i].join(" "), Some(after[i + 1..].join(" "))),
+                None => (after.join(" "), None),
+            };
+            if name.is_empty() {
+                return Err("setoption without a name".into());
+            }
+            Command::SetOption { name, value }
+        }
+        "register" => Command::Register,
+        "ucinewgame" => Command::NewGame,
+        "position" => {
+            let moves_at = rest.iter().position(|&w| w == "moves");
+            let head = &rest[..moves_at.unwrap_or(rest.len())];
+            let moves = moves_at.map_or(Vec::new(), |i| {
+                rest[i + 1..].iter().map(|s| s.to_string()).collect()
+            });
+            let fen = match head.first() {
+                Some(&"startpos") => None,
+                Some(&"fen") if head.len() > 1 => Some(head[1..].join(" ")),
+                _ => return Err("position needs 'startpos' or 'fen FEN'".into()),
+            };
+            Command::Position { fen, moves }
+        }
+        "go" => Command::Go(rest.iter().map(|s| s.to_string()).collect()),
+        "stop" => Command::Stop,
+        "ponderhit" => Command::PonderHit,
+        "quit" => Command::Quit,
+        other => return Err(format!("unknown command '{other}'")),
+    })
+}
+
+pub struct Session {
+    ctl: Controller,
+    out: Output,
+    searching: bool,
+    /// A stopped search has to report before backlogged lines run.
+    stopping: bool,
+    backlog: VecDeque<String>,
+    search_root: Option<Position>,
+    /// Emergency stop for timed searches.
+    deadline: Option<Instant>,
+    /// The clock-based budget of a ponder search, applied at `ponderhit`.
+    ponder_budget: Option<Duration>,
+    debug: bool,
+    multi_pv: usize,
+    own_book: bool,
+    /// `searchmoves` and depth limit of the running search (for the fallback move).
+    search_moves: Vec<Move>,
+    search_depth: Option<u32>,
+}
+
+impl Session {
+    pub fn new(ctl: Controller) -> Session {
+        Session {
+            ctl,
+            out: Output::stdout(),
+            searching: false,
+            stopping: false,
+            backlog: VecDeque::new(),
+            search_root: None,
+            deadline: None,
+            ponder_budget: None,
+            debug: false,
+            multi_pv: 1,
+            own_book: false,
+            search_moves: Vec::new(),
+            search_depth: None,
+        }
+    }
+
+    pub fn run(mut self, rx: Receiver<Input>, first: Option<String>) {
+        if let Some(line) = first {
+            self.on_line(line);
+        }
+        loop {
+            // Backlogged lines run in order as soon as no stopped search is pending.
+            let next = if self.stopping {
+                None
+            } else {
+                self.backlog.pop_front()
+            };
+            let input = if let Some(l) = next {
+                Input::Line(l)
+            } else if !self.searching {
+                rx.recv().unwrap_or(Input::Eof)
+            } else {
+                match self.ctl.next_input(&rx, true, self.deadline) {
+                    Wake::Input(i) => i,
+                    Wake::Deadline => {
+                        self.deadline = None;
+                        self.ctl.stop_search();
+                        continue;
+                    }
+                    Wake::SearchDied => {
+                        self.search_died();
+                        continue;
+                    }
+                }
+            };
+            match input {
+                Input::Line(l) => self.on_line(l),
+                Input::Search(id, ev) => self.on_search_event(id, ev),
+                Input::Eof => self.quit(),
+            }
+        }
+    }
+
+    /// The search thread ended without a best move: answer with a fallback move so
+    /// that the GUI gets its `bestmove`.
+    fn search_died(&mut self) {
+        self.searching = false;
+        self.stopping = false;
+        self.deadline = None;
+        let Some(root) = self.search_root.take() else {
+            return;
+        };
+        self.info_string("the search ended without a move; playing a fallback move");
+        let only = std::mem::take(&mut self.search_moves);
+        let depth = self.search_depth.unwrap_or(4);
+        match fallback::choose(&root, Duration::from_millis(200), depth, &only) {
+            Some(c) => {
+                let info = Info {
+                    depth: c.depth,
+                    seldepth: c.depth,
+                    multipv: 1,
+                    score: c.score,
+                    nodes: 0,
+                    nps: 0,
+                    time: Duration::ZERO,
+                    pv: vec![c.best],
+                    hashfull: 0,
+                };
+                self.search_root = Some(root.clone());
+                let line = self.info_line(&info);
+                self.search_root = None;
+                self.out.line(&line);
+                self.out
+                    .line(&format!("bestmove {}", wire::uci_text(&root, c.best)));
+            }
+            None => self.out.line("bestmove (none)"),
+        }
+    }
+
+    fn quit(&mut self) -> ! {
+        self.ctl.stop_search();
+        std::process::exit(0)
+    }
+
+    fn info_string(&mut self, text: &str) {
+        self.out.line(&format!("info string {text}"));
+    }
+
+    fn on_line(&mut self, line: String) {
+        let line = line.trim().to_string();
+        if line.is_empty() {
+            return;
+        }
+        let cmd = match parse(&line) {
+            Ok(c) => c,
+            Err(why) => {
+                self.info_string(&format!("ignored ({why}): {line}"));
+                return;
+            }
+        };
+        if matches!(cmd, Command::Quit) {
+            self.quit();
+        }
+        // While a stopped search winds down, everything keeps its order (a `stop`
+        // meant for the next search must not hit this one).
+        if self.stopping {
+            self.backlog.push_back(line);
+            return;
+        }
+        match cmd {
+            Command::Quit => self.quit(),
+            Command::IsReady => {
+                self.out.line("readyok");
+                return;
+            }
+            Command::Debug(on) => {
+                self.debug = on;
+                return;
+            }
+            Command::Stop if self.searching => {
+                self.ctl.stop_search();
+                return;
+            }
+            Command::PonderHit if self.searching => {
+                self.ctl.ponderhit();
+                self.deadline = self.ponder_budget.map(|b| Instant::now() + b);
+                return;
+            }
+            Command::Stop | Command::PonderHit => return,
+            _ => {}
+        }
+        if self.searching {
+            // Not expected during a search: finish it first, then do this.
+            self.stopping = true;
+            self.ctl.stop_search();
+            self.backlog.push_back(line);
+            return;
+        }
+        self.execute(cmd);
+    }
+
+    fn execute(&mut self, cmd: Command) {
+        match cmd {
+            Command::Uci => self.identify(),
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Register | Command::Debug(_) | Command::Stop | Command::PonderHit => {}
+            Command::NewGame => {
+                self.ctl.clear_hash();
+                self.ctl.reset();
+            }
+            Command::Position { fen, moves } => self.position(fen.as_deref(), &moves),
+            Command::Go(args) => self.go(&args),
+            Command::Quit => self.quit(),
+        }
+    }
+
+    fn identify(&mut self) {
+        self.out.line(&format!("id name {ENGINE_NAME}"));
+        self.out.line("id author the Menagerie developers");
+        self.out.line(&format!(
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"
+        ));
+        self.out
+            .line("option name Threads type spin default 1 min 1 max 512");
+        self.out
+            .line("option name MultiPV type spin default 1 min 1 max 64");
+        self.out.line("option name Ponder type check default false");
+        self.out
+            .line("option name OwnBook type check default false");
+        self.out.line("option name Clear Hash type button");
+        let current = self.ctl.variant().name.clone();
+        let vars: String = self
+            .ctl
+            .variants()
+            .names()
+            .map(|n| format!(" var {n}"))
+            .collect();
+        self.out.line(&format!(
+            "option name UCI_Variant type combo default {current}{vars}"
+        ));
+        self.out
+            .line("option name VariantPath type string default <empty>");
+        self.out
+            .line("option name UCI_Chess960 type check default false");
+        self.out.line("uciok");
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let number = |v: Option<&str>| v.and_then(|s| s.trim().parse::<usize>().ok());
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => match number(value) {
+                Some(mb) if (1..=MAX_HASH_MB).contains(&mb) => self.ctl.set_hash_mb(mb),
+                _ => self.info_string(&format!("ignored: Hash needs a size in MB, not {value:?}")),
+            },
+            "threads" => match number(value) {
+                Some(n) if (1..=MAX_THREADS).contains(&n) => self.ctl.set_threads(n),
+                _ => self.info_string(&format!("ignored: Threads needs a number, not {value:?}")),
+            },
+            "multipv" => match number(value) {
+                Some(n) if (1..=64).contains(&n) => self.multi_pv = n,
+                _ => self.info_string(&format!("ignored: MultiPV must be 1 to 64, not {value:?}")),
+            },
+            "ponder" | "uci_chess960" | "uci_analysemode" | "uci_opponent" => {}
+            "ownbook" => self.own_book = value.is_some_and(|v| v.eq_ignore_ascii_case("true")),
+            "clear hash" => self.ctl.clear_hash(),
+            "uci_variant" => {
+                let v = value.unwrap_or("").trim();
+                if let Err(e) = self.ctl.select_variant(v) {
+                    self.info_string(&format!("ignored: {e}"));
+                }
+            }
+            "variantpath" => {
+                let path = value.unwrap_or("").trim();
+                if path.is_empty() || path == "<empty>" {
+                    return;
+                }
+                let (loaded, errors) = self.ctl.load_variant_file(Path::new(path));
+                for e in &errors {
+                    self.info_string(&format!("variant file error: {e}"));
+                }
+                if !loaded.is_empty() {
+                    self.info_string(&format!("loaded variants: {}", loaded.join(" ")));
+                }
+            }
+            _ => self.info_string(&format!("ignored: unknown option '{name}'")),
+        }
+    }
+
+    fn position(&mut self, fen: Option<&str>, moves: &[String]) {
+        match fen {
+            None => self.ctl.reset(),
+            Some(f) => {
+                if let Err(e) = self.ctl.set_fen(f) {
+                    self.info_string(&format!("ignored position (bad FEN: {e}): {f}"));
+                    return;
+                }
+            }
+        }
+        for text in moves {
+            match wire::uci_parse(self.ctl.position_mut(), text) {
+                Ok(m) => self.ctl.play(m),
+                Err(why) => {
+                    self.info_string(&format!("ignored the moves from {text} on ({why})"));
+                    break;
+                }
+            }
+        }
+    }
+
+    fn go(&mut self, args: &[String]) {
+        let us = self.ctl.position().side_to_move();
+        let mut limits = Limits {
+            multi_pv: self.multi_pv,
+            move_overhead: Duration::from_millis(20),
+            ..Limits::default()
+        };
+        let mut i = 0;
+        let ms = |s: Option<&String>| {
+            s.and_then(|x| x.parse::<i64>().ok())
+                .map(|x| Duration::from_millis(x.max(0) as u64))
+        };
+        let count = |s: Option<&String>| s.and_then(|x| x.parse::<u64>().ok());
+        while i < args.len() {
+            let next = args.get(i + 1);
+            let mut used = 2;
+            match args[i].as_str() {
+                "wtime" if us == Color::White => limits.time_left = ms(next),
+                "btime" if us == Color::Black => limits.time_left = ms(next),
+                "winc" if us == Color::White => limits.increment = ms(next).unwrap_or_default(),
+                "binc" if us == Color::Black => limits.increment = ms(next).unwrap_or_default(),
+                "wtime" | "btime" | "winc" | "binc" => {}
+                "movestogo" => limits.moves_to_go = count(next).map(|n| n.clamp(1, 1000) as u32),
+                "depth" => limits.depth = count(next).map(|n| n.clamp(1, 1000) as u32),
+                "nodes" => limits.nodes = count(next),
+                "movetime" => limits.movetime = ms(next),
+                "mate" => limits.mate = count(next).map(|n| n.clamp(1, 1000) as u32),
+                "infinite" => {
+                    limits.infinite = true;
+                    used = 1;
+                }
+                "ponder" => {
+                    limits.ponder = true;
+                    used = 1;
+                }
+                "searchmoves" => {
+                    used = 1;
+                    while let Some(t) = args.get(i + used) {
+                        match wire::uci_parse(self.ctl.position_mut(), t) {
+                            Ok(m) => limits.search_moves.push(m),
+                            Err(_) => break,
+                        }
+                        used += 1;
+                    }
+                }
+                other => {
+                    self.info_string(&format!("ignored go parameter '{other}'"));
+                    used = 1;
+                }
+            }
+            i += used;
+        }
+        if self.own_book
+            && !limits.infinite
+            && !limits.ponder
+            && let Some(&(m, _)) = self.ctl.book_moves().first()
+        {
+            let pos = self.ctl.position().clone();
+            self.out
+                .line(&format!("bestmove {}", wire::uci_text(&pos, m)));
+            return;
+        }
+        let budget = emergency_budget(&limits);
+        self.ponder_budget = if limits.ponder { budget } else { None };
+        self.deadline = if limits.ponder || limits.infinite {
+            None
+        } else {
+            budget.map(|b| Instant::now() + b)
+        };
+        let pos = self.ctl.position().clone();
+        self.search_root = Some(pos.clone());
+        self.search_moves = limits.search_moves.clone();
+        self.search_depth = limits.depth;
+        self.searching = true;
+        self.ctl.start_search(pos, limits);
+    }
+
+    fn on_search_event(&mut self, id: u64, event: Event) {
+        if !self.searching || !self.ctl.is_current_search(id) {
+            return;
+        }
+        match event {
+            Event::Info(info) => {
+                let line = self.info_line(&info);
+                self.out.line(&line);
+            }
+            Event::BestMove { best, ponder } => {
+                self.searching = false;
+                self.stopping = false;
+                self.deadline = None;
+                let Some(root) = self.search_root.take() else {
+                    return;
+                };
+                if best.is_none() {
+                    self.out.line("bestmove (none)");
+                    return;
+                }
+                let mut line = format!("bestmove {}", wire::uci_text(&root, best));
+                if let Some(p) = ponder {
+                    let mut after = root.clone();
+                    after.make(best);
+                    if legal_in(&mut after, p) {
+                        line.push_str(&format!(" ponder {}", wire::uci_text(&after, p)));
+                    }
+                }
+                self.out.line(&line);
+            }
+        }
+    }
+
+    fn info_line(&self, info: &Info) -> String {
+        let score = match info.score {
+            Score::Cp(x) => format!("cp {x}"),
+            Score::Mate(n) => format!("mate {n}"),
+        };
+        let mut pv = String::new();
+        if let Some(root) = &self.search_root {
+            let mut p = root.clone();
+            for &m in &info.pv {
+                pv.push(' ');
+                pv.push_str(&wire::uci_text(&p, m));
+                p.make(m);
+            }
+        }
+        format!(
+            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv{}",
+            info.depth,
+            info.seldepth.max(info.depth),
+            info.multipv.max(1),
+            score,
+            info.nodes,
+            info.nps,
+            info.hashfull,
+            info.time.as_millis(),
+            pv
+        )
+    }
+}
+
+fn legal_in(pos: &mut Position, m: Move) -> bool {
+    let rules = pos.rules().clone();
+    let mut list = menagerie::movegen::MoveList::new();
+    rules.generate_legal(pos, &mut list);
+    list.contains(m)
+}
+
+/// A generous limit after which a timed search is stopped whatever it does.
+fn emergency_budget(limits: &Limits) -> Option<Duration> {
+    if let Some(t) = limits.movetime {
+        return Some(t + Duration::from_millis(500));
+    }
+    let left = limits.time_left?;
+    let moves = limits.moves_to_go.unwrap_or(20).max(1);
+    let share = left / moves + limits.increment;
+    Some((share * 3).min(left / 2).max(Duration::from_millis(20)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_commands() {
+        assert_eq!(
+            parse("setoption name Clear Hash"),
+            Ok(Command::SetOption {
+                name: "Clear Hash".into(),
+                value: None
+            })
+        );
+        assert_eq!(
+            parse("setoption name UCI_Variant value crazyhouse"),
+            Ok(Command::SetOption {
+                name: "UCI_Variant".into(),
+                value: Some("crazyhouse".into())
+            })
+        );
+        assert_eq!(
+            parse("position startpos moves e2e4 e7e5"),
+            Ok(Command::Position {
+                fen: None,
+                moves: vec!["e2e4".into(), "e7e5".into()]
+            })
+        );
+        assert!(parse("position").is_err());
+        assert!(parse("fly away").is_err());
+    }
+}
