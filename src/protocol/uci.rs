@@ -96,6 +96,9 @@ pub struct Session {
     /// A stopped search has to report before backlogged lines run.
     stopping: bool,
     backlog: VecDeque<String>,
+    /// The line being handled came from the backlog: if it has to wait again, it
+    /// goes back to the front so that later lines keep their place behind it.
+    replaying: bool,
     search_root: Option<Position>,
     /// Emergency stop for timed searches.
     deadline: Option<Instant>,
@@ -117,6 +120,7 @@ impl Session {
             searching: false,
             stopping: false,
             backlog: VecDeque::new(),
+            replaying: false,
             search_root: None,
             deadline: None,
             ponder_budget: None,
@@ -139,6 +143,7 @@ impl Session {
             } else {
                 self.backlog.pop_front()
             };
+            self.replaying = next.is_some();
             let input = if let Some(l) = next {
                 Input::Line(l)
             } else if !self.searching {
@@ -228,7 +233,7 @@ impl Session {
         // While a stopped search winds down, everything keeps its order (a `stop`
         // meant for the next search must not hit this one).
         if self.stopping {
-            self.backlog.push_back(line);
+            self.defer(line);
             return;
         }
         match cmd {
@@ -257,10 +262,19 @@ impl Session {
             // Not expected during a search: finish it first, then do this.
             self.stopping = true;
             self.ctl.stop_search();
-            self.backlog.push_back(line);
+            self.defer(line);
             return;
         }
         self.execute(cmd);
+    }
+
+    /// Keep a line for after the running search, in arrival order.
+    fn defer(&mut self, line: String) {
+        if self.replaying {
+            self.backlog.push_front(line);
+        } else {
+            self.backlog.push_back(line);
+        }
     }
 
     fn execute(&mut self, cmd: Command) {

@@ -67,6 +67,9 @@ pub struct Session {
     aborting: Option<Abort>,
     /// Lines to execute once the search has ended.
     backlog: VecDeque<String>,
+    /// The line being handled came from the backlog: if it has to wait again, it
+    /// goes back to the front so that later lines keep their place behind it.
+    replaying: bool,
     /// The position the running search started from (for PV text).
     search_root: Option<Position>,
     search_started: Instant,
@@ -110,6 +113,7 @@ impl Session {
             activity: Activity::Idle,
             aborting: None,
             backlog: VecDeque::new(),
+            replaying: false,
             search_root: None,
             search_started: Instant::now(),
             deadline: None,
@@ -149,6 +153,7 @@ impl Session {
             } else {
                 None
             };
+            self.replaying = next.is_some();
             let input = match next {
                 Some(line) => Input::Line(line),
                 None => match self.receive(&rx) {
@@ -229,7 +234,7 @@ impl Session {
         }
         if self.aborting.is_some() {
             // Order is kept: everything waits for the stopped search.
-            self.backlog.push_back(line);
+            self.defer(line);
             return;
         }
         if self.activity != Activity::Idle {
@@ -237,7 +242,7 @@ impl Session {
                 None => return,
                 Some(abort) => {
                     self.abort(abort);
-                    self.backlog.push_back(line);
+                    self.defer(line);
                     return;
                 }
             }
@@ -311,11 +316,20 @@ impl Session {
         None
     }
 
+    /// Keep a line for after the running search, in arrival order.
+    fn defer(&mut self, line: String) {
+        if self.replaying {
+            self.backlog.push_front(line);
+        } else {
+            self.backlog.push_back(line);
+        }
+    }
+
     /// Keep a ping for after the move; later lines that must wait keep their turn
     /// behind it.
     fn backlog_ping(&mut self, cmd: &Command) {
         if let Command::Ping(n) = cmd {
-            self.backlog.push_back(format!("ping {n}"));
+            self.defer(format!("ping {n}"));
         }
     }
 
