@@ -75,6 +75,9 @@ wallingRule = duck
 
 [big:chess]
 maxRank = 17
+
+[janggi:chess]
+janggiCannon = c
 ";
     let mut set = VariantSet::builtin();
     let report = set.load_str("user.ini", text);
@@ -88,6 +91,7 @@ maxRank = 17
         "user.ini:18: [orphan] parent = nosuchparent: no variant of that name is loaded (it is unknown or failed to load)",
         "user.ini:22: [unsupported] wallingRule = duck: this rule is not supported by Menagerie",
         "user.ini:25: [big] maxRank = 17: the board has 1 to 16 ranks",
+        "user.ini:28: [janggi] janggiCannon = c: the Janggi cannon (it neither jumps over nor captures a cannon) is not supported by Menagerie",
     ];
     for e in expect {
         assert!(

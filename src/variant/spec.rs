@@ -948,6 +948,15 @@ impl<'a> Applier<'a> {
                 self.error(&e, "a custom piece needs its moves in XBetza ('x:XBETZA')");
                 continue;
             }
+            // Fairy-Stockfish's Janggi cannon neither jumps over nor captures another
+            // cannon, a rule outside XBetza; playing it as a plain `pR` would be wrong.
+            if name == "janggiCannon" && betza.is_none() {
+                self.error(
+                    &e,
+                    "the Janggi cannon (it neither jumps over nor captures a cannon) is not supported by Menagerie",
+                );
+                continue;
+            }
             if name == "pawn" && betza.is_some() {
                 self.error(
                     &e,
