@@ -10,6 +10,7 @@ use menagerie::variant::VariantSet;
 use menagerie::xbetza::Dialect;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -142,6 +143,17 @@ fn load(files: &[PathBuf]) -> VariantSet {
     set
 }
 
+/// The rules of one variant of the built-in set plus `files`, or an error line.
+fn load_rules(files: &[PathBuf], variant: &str) -> Result<Arc<Ruleset>, ExitCode> {
+    match load(files).get(variant) {
+        Some(v) => Ok(Ruleset::new(v)),
+        None => {
+            eprintln!("error: unknown variant '{variant}'");
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -172,12 +184,10 @@ fn main() -> ExitCode {
             variants,
             divide,
         }) => {
-            let set = load(&variants);
-            let Some(v) = set.get(&variant) else {
-                eprintln!("error: unknown variant '{variant}'");
-                return ExitCode::from(1);
+            let rules = match load_rules(&variants, &variant) {
+                Ok(r) => r,
+                Err(code) => return code,
             };
-            let rules = Ruleset::new(v);
             let mut pos = match &fen {
                 Some(f) => match Position::from_fen(&rules, f) {
                     Ok(p) => p,
@@ -334,12 +344,10 @@ fn main() -> ExitCode {
                     output,
                 },
         }) => {
-            let set = load(&variants);
-            let Some(v) = set.get(&variant) else {
-                eprintln!("error: unknown variant '{variant}'");
-                return ExitCode::from(1);
+            let rules = match load_rules(&variants, &variant) {
+                Ok(r) => r,
+                Err(code) => return code,
             };
-            let rules = Ruleset::new(v);
             let start = Position::start(&rules);
             let args: Vec<String> = std::env::args().skip(1).collect();
             let header = vec![

@@ -6,7 +6,7 @@
 use menagerie::board::{Color, Position};
 use menagerie::movegen::{Move, MoveList, Ruleset};
 use menagerie::rules;
-use menagerie::search::Score;
+use menagerie::search::{Info, Score};
 use menagerie::variant::GameValue;
 use std::time::{Duration, Instant};
 
@@ -23,6 +23,24 @@ pub struct Choice {
     pub best: Move,
     pub score: Score,
     pub depth: u32,
+}
+
+impl Choice {
+    /// The choice as a search report (one move of PV, no node counts), for the
+    /// thinking/info line the GUI is owed.
+    pub fn info(&self) -> Info {
+        Info {
+            depth: self.depth,
+            seldepth: self.depth,
+            multipv: 1,
+            score: self.score,
+            nodes: 0,
+            nps: 0,
+            time: Duration::ZERO,
+            pv: vec![self.best],
+            hashfull: 0,
+        }
+    }
 }
 
 /// A legal move of `pos` (None when it has none), chosen within about `budget` and

@@ -184,17 +184,7 @@ impl Session {
         let depth = self.search_depth.unwrap_or(4);
         match fallback::choose(&root, Duration::from_millis(200), depth, &only) {
             Some(c) => {
-                let info = Info {
-                    depth: c.depth,
-                    seldepth: c.depth,
-                    multipv: 1,
-                    score: c.score,
-                    nodes: 0,
-                    nps: 0,
-                    time: Duration::ZERO,
-                    pv: vec![c.best],
-                    hashfull: 0,
-                };
+                let info = c.info();
                 self.search_root = Some(root.clone());
                 let line = self.info_line(&info);
                 self.search_root = None;

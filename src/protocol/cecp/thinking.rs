@@ -38,17 +38,7 @@ impl Session {
             }
             return;
         };
-        let info = Info {
-            depth: c.depth,
-            seldepth: c.depth,
-            multipv: 1,
-            score: c.score,
-            nodes: 0,
-            nps: 0,
-            time: Duration::ZERO,
-            pv: vec![c.best],
-            hashfull: 0,
-        };
+        let info = c.info();
         if self.post {
             self.search_root = Some(self.ctl.position().clone());
             let line = self.thinking_line(&info);
