@@ -7,7 +7,7 @@ use menagerie::movegen::{Ruleset, perft};
 use menagerie::variant::VariantSet;
 use std::path::Path;
 
-/// Deeper counts are checked outside the test suite (tools/perft_check.sh).
+/// Deeper counts are checked outside the test suite (tools/perft_reference_check.py).
 const MAX_NODES: u64 = 2_000_000;
 
 struct Case {
@@ -121,4 +121,15 @@ fn perft_suites() {
         failures.join("\n")
     );
     eprintln!("{checked} perft counts checked");
+}
+
+#[test]
+fn every_builtin_variant_has_a_perft_suite() {
+    let set = VariantSet::builtin();
+    let covered: Vec<String> = read_cases().into_iter().map(|c| c.variant).collect();
+    let missing: Vec<&str> = set
+        .names()
+        .filter(|n| !covered.iter().any(|c| c == n))
+        .collect();
+    assert!(missing.is_empty(), "no perft suite for: {missing:?}");
 }
