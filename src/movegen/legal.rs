@@ -268,7 +268,7 @@ impl Ruleset {
             None
         };
         pos.make(m);
-        let mut ok = before.is_none_or(|b| self.pseudo_royals_safe(pos, us, &b))
+        let mut ok = before.is_none_or(|b| self.pseudo_royals_safe(pos, us, &b, m))
             && !self.royal_attacked(pos, us);
         if ok && (!v.checking || (!v.drop_checks && m.is_drop())) && pos.in_check() {
             ok = false;
@@ -306,12 +306,40 @@ impl Ruleset {
         s
     }
 
-    /// After `us` moved: are its pseudo-royal pieces all there and safe?
-    fn pseudo_royals_safe(&self, pos: &Position, us: Color, before: &[[u32; 64]; 2]) -> bool {
+    /// After `us` played `m`: are its pseudo-royal pieces all there and safe?
+    ///
+    /// As in Fairy-Stockfish, pseudo-royalty is decided before the move (a type is
+    /// pseudo-royal while few enough of its pieces are left) and follows the pieces
+    /// through it: a dropped piece of such a type is pseudo-royal too; a pawn-style
+    /// promotion to such a type makes the new piece pseudo-royal, unless the type
+    /// already had its full count, which then loses pseudo-royalty altogether; a
+    /// shogi-style promotion adds nothing (in Shō shogi, promoting the drunk
+    /// elephant does not free the king from check).
+    fn pseudo_royals_safe(
+        &self,
+        pos: &Position,
+        us: Color,
+        before: &[[u32; 64]; 2],
+        m: Move,
+    ) -> bool {
+        let limit = self.variant.extinction_piece_count + 1;
+        let types = self.variant.extinction_piece_types;
+        // The pieces of `c` whose types were pseudo-royal before the move.
+        let royal_before = |c: Color| {
+            let mut s = SquareSet::EMPTY;
+            let mut ty = types;
+            while ty != 0 {
+                let t = ty.trailing_zeros() as PieceType;
+                ty &= ty - 1;
+                if before[c as usize][t as usize] <= limit {
+                    s |= pos.pieces_of(c, t);
+                }
+            }
+            s
+        };
         // Did `c` lose one of the pieces that were pseudo-royal before the move?
         let lost = |c: Color| {
-            let limit = self.variant.extinction_piece_count + 1;
-            let mut ty = self.variant.extinction_piece_types;
+            let mut ty = types;
             while ty != 0 {
                 let t = ty.trailing_zeros() as usize;
                 ty &= ty - 1;
@@ -327,7 +355,46 @@ impl Ruleset {
         if lost(us) {
             return false;
         }
-        lost(us.flip()) || !self.pseudo_royal_attacked(pos, us)
+        if lost(us.flip()) {
+            return true;
+        }
+        let mut ours = royal_before(us);
+        let to = m.to();
+        let new_type = pos.piece_at(to).kind();
+        let new_is_extinction = pos.piece_at(to).is_some()
+            && pos.piece_at(to).color() == us
+            && types & 1u64 << new_type != 0;
+        match m.kind() {
+            MoveKind::Drop if new_is_extinction => ours |= SquareSet::single(to),
+            MoveKind::Promotion if new_is_extinction => {
+                if before[us as usize][new_type as usize] >= limit {
+                    ours = ours.minus(&pos.pieces_of(us, new_type));
+                } else {
+                    ours |= SquareSet::single(to);
+                }
+            }
+            MoveKind::PiecePromotion if new_is_extinction => {
+                ours = ours.minus(&SquareSet::single(to));
+            }
+            _ => {}
+        }
+        let theirs = royal_before(us.flip());
+        let g = self.variant.geometry;
+        for sq in ours.iter() {
+            // Touching pseudo-royal pieces are immune in blast variants.
+            if self.variant.blast_on_capture
+                && theirs.iter().any(|o| {
+                    (g.file(o) as i32 - g.file(sq) as i32).abs() <= 1
+                        && (g.rank(o) as i32 - g.rank(sq) as i32).abs() <= 1
+                })
+            {
+                continue;
+            }
+            if self.attacked_by(pos, sq, us.flip()) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Is a pseudo-royal piece of `c` attacked (touching enemy pseudo-royals are
