@@ -7,7 +7,7 @@ use super::fallback;
 use super::io::{Input, Output};
 use super::wire;
 use menagerie::board::{Color, Position};
-use menagerie::movegen::Move;
+use menagerie::movegen::{Move, perft_divide};
 use menagerie::search::{Event, Info, Limits, Score};
 use std::collections::VecDeque;
 use std::path::Path;
@@ -387,6 +387,10 @@ impl Session {
     }
 
     fn go(&mut self, args: &[String]) {
+        if args.first().map(String::as_str) == Some("perft") {
+            self.perft(args.get(1));
+            return;
+        }
         let us = self.ctl.position().side_to_move();
         let mut limits = Limits {
             multi_pv: self.multi_pv,
@@ -461,6 +465,27 @@ impl Session {
         self.search_depth = limits.depth;
         self.searching = true;
         self.ctl.start_search(pos, limits);
+    }
+
+    /// `go perft N`, answered as Fairy-Stockfish does: one `MOVE: COUNT` line per
+    /// legal root move, a blank line, then `Nodes searched: N`. Runs to the end before
+    /// the next command is read (no search is running: `go` only gets here when idle).
+    fn perft(&mut self, depth: Option<&String>) {
+        let Some(depth) = depth
+            .and_then(|d| d.parse::<u32>().ok())
+            .filter(|&d| d >= 1)
+        else {
+            self.info_string("ignored: go perft needs a depth of at least 1");
+            return;
+        };
+        let mut pos = self.ctl.position().clone();
+        let mut total = 0;
+        for (m, n) in perft_divide(&mut pos, depth) {
+            self.out.line(&format!("{}: {n}", wire::uci_text(&pos, m)));
+            total += n;
+        }
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {total}"));
     }
 
     fn on_search_event(&mut self, id: u64, event: Event) {
