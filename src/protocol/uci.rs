@@ -18,6 +18,7 @@ const ENGINE_NAME: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
 const DEFAULT_HASH_MB: usize = 16;
 const MAX_HASH_MB: usize = 65536;
 const MAX_THREADS: usize = 512;
+const MAX_PERFT_DEPTH: u32 = 64;
 
 /// A UCI command, parsed.
 #[derive(Debug, PartialEq)]
@@ -471,11 +472,14 @@ impl Session {
     /// legal root move, a blank line, then `Nodes searched: N`. Runs to the end before
     /// the next command is read (no search is running: `go` only gets here when idle).
     fn perft(&mut self, depth: Option<&String>) {
+        // The depth is capped: perft allocates one move list per ply up front.
         let Some(depth) = depth
             .and_then(|d| d.parse::<u32>().ok())
-            .filter(|&d| d >= 1)
+            .filter(|d| (1..=MAX_PERFT_DEPTH).contains(d))
         else {
-            self.info_string("ignored: go perft needs a depth of at least 1");
+            self.info_string(&format!(
+                "ignored: go perft needs a depth from 1 to {MAX_PERFT_DEPTH}"
+            ));
             return;
         };
         let mut pos = self.ctl.position().clone();
