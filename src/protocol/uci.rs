@@ -7,7 +7,7 @@ use super::fallback;
 use super::io::{Input, Output};
 use super::wire;
 use menagerie::board::{Color, Position};
-use menagerie::movegen::Move;
+use menagerie::movegen::{Move, perft_divide};
 use menagerie::search::{Event, Info, Limits, Score};
 use std::collections::VecDeque;
 use std::path::Path;
@@ -18,6 +18,7 @@ const ENGINE_NAME: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
 const DEFAULT_HASH_MB: usize = 16;
 const MAX_HASH_MB: usize = 65536;
 const MAX_THREADS: usize = 512;
+const MAX_PERFT_DEPTH: u32 = 64;
 
 /// A UCI command, parsed.
 #[derive(Debug, PartialEq)]
@@ -377,6 +378,10 @@ impl Session {
     }
 
     fn go(&mut self, args: &[String]) {
+        if args.first().map(String::as_str) == Some("perft") {
+            self.perft(args.get(1));
+            return;
+        }
         let us = self.ctl.position().side_to_move();
         let mut limits = Limits {
             multi_pv: self.multi_pv,
@@ -451,6 +456,30 @@ impl Session {
         self.search_depth = limits.depth;
         self.searching = true;
         self.ctl.start_search(pos, limits);
+    }
+
+    /// `go perft N`, answered as Fairy-Stockfish does: one `MOVE: COUNT` line per
+    /// legal root move, a blank line, then `Nodes searched: N`. Runs to the end before
+    /// the next command is read (no search is running: `go` only gets here when idle).
+    fn perft(&mut self, depth: Option<&String>) {
+        // The depth is capped: perft allocates one move list per ply up front.
+        let Some(depth) = depth
+            .and_then(|d| d.parse::<u32>().ok())
+            .filter(|d| (1..=MAX_PERFT_DEPTH).contains(d))
+        else {
+            self.info_string(&format!(
+                "ignored: go perft needs a depth from 1 to {MAX_PERFT_DEPTH}"
+            ));
+            return;
+        };
+        let mut pos = self.ctl.position().clone();
+        let mut total = 0;
+        for (m, n) in perft_divide(&mut pos, depth) {
+            self.out.line(&format!("{}: {n}", wire::uci_text(&pos, m)));
+            total += n;
+        }
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {total}"));
     }
 
     fn on_search_event(&mut self, id: u64, event: Event) {

@@ -103,6 +103,13 @@ impl Session {
                 if self.book_enabled
                     && let Some(&(m, _)) = self.ctl.book_moves().first()
                 {
+                    // A book move takes no thinking time; with `post` it is shown as a
+                    // depth-0 line so that the GUI's engine output says where it came from.
+                    self.search_started = Instant::now();
+                    if self.post {
+                        let text = wire::cecp_text(self.ctl.position(), m, &self.xb);
+                        self.out.line(&format!("0 0 0 0 {text} (book)"));
+                    }
                     self.play_move(m, None);
                     return;
                 }
