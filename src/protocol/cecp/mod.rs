@@ -124,7 +124,7 @@ impl Session {
             debug: false,
             paused: false,
             draw_offered: false,
-            book_enabled: true,
+            book_enabled: false,
             multi_pv: 1,
             expected_reply: None,
             excluded: Vec::new(),
@@ -466,7 +466,7 @@ impl Session {
             .line(&format!("feature variants=\"{}\"", names.join(",")));
         self.out.line("feature option=\"VariantPath -file \"");
         self.out.line("feature option=\"MultiPV -spin 1 1 64\"");
-        self.out.line("feature option=\"Book -check 1\"");
+        self.out.line("feature option=\"Book -check 0\"");
         self.out.line("feature option=\"Clear Hash -button\"");
         self.out.line("feature done=1");
     }
