@@ -286,10 +286,13 @@ impl Worker {
         self.tm = tm;
         self.node_limit = if self.is_main() { limits.nodes } else { None };
         self.exhaustive = limits.mate.is_some();
-        let max_depth = limits
-            .depth
-            .map(|d| d.clamp(1, MAX_PLY as u32 - 10) as i32)
-            .unwrap_or(MAX_PLY as i32 - 10);
+        // Only the main thread obeys a depth limit: helpers go on until the main
+        // thread has finished and stops them (a helper that skips the last depth
+        // would otherwise sit idle while the main thread searches it alone).
+        let max_depth = match limits.depth {
+            Some(d) if self.is_main() => d.clamp(1, MAX_PLY as u32 - 10) as i32,
+            _ => MAX_PLY as i32 - 10,
+        };
         let multi_pv = limits.multi_pv.clamp(1, self.root_moves.len().max(1));
         let mut last_best = Move::NONE;
         let mut stability = 0;
