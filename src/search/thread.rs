@@ -8,12 +8,13 @@ use super::history::History;
 use super::movegen_fast::FastGen;
 use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
+use super::worker::RootMove;
 use super::worker::{Worker, root_moves, to_score};
 use super::{Callback, Event, Limits, Score, Signals};
 use crate::board::Position;
 use crate::eval::Evaluator;
 use crate::movegen::{Move, Ruleset};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -36,6 +37,11 @@ pub struct Shared {
     pub stop: AtomicBool,
     pub signals: Arc<Signals>,
     pub nodes: Vec<PaddedCounter>,
+    /// The deepest iteration any thread has completed (read by every thread at
+    /// each poll: a thread still searching that depth or a shallower one drops it).
+    pub deepest: AtomicI32,
+    /// That iteration's root moves, best first, for the thread that drops its own.
+    pub deepest_result: Mutex<(i32, Vec<RootMove>)>,
 }
 
 impl Shared {
@@ -44,6 +50,28 @@ impl Shared {
     }
     pub fn ponderhit_applies(&self) -> bool {
         self.signals.ponderhit.load(Ordering::Relaxed)
+    }
+    /// A thread completed iteration `depth` with these root moves.
+    pub fn publish_iteration(&self, depth: i32, root_moves: &[RootMove]) {
+        if depth <= self.deepest.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut r = self
+            .deepest_result
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if depth > r.0 {
+            *r = (depth, root_moves.to_vec());
+            self.deepest.store(depth, Ordering::Release);
+        }
+    }
+    /// The deepest completed iteration, if it is at least `depth`.
+    pub fn iteration_at_least(&self, depth: i32) -> Option<(i32, Vec<RootMove>)> {
+        let r = self
+            .deepest_result
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        (r.0 >= depth).then(|| r.clone())
     }
 }
 
@@ -101,6 +129,8 @@ pub fn run(
         stop: AtomicBool::new(false),
         signals: signals.clone(),
         nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
+        deepest: AtomicI32::new(0),
+        deepest_result: Mutex::new((0, Vec::new())),
     });
     let slots: Vec<Mutex<Option<History>>> = {
         let mut h = histories.lock().unwrap_or_else(|e| e.into_inner());
