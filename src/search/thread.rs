@@ -174,7 +174,14 @@ pub fn run(
         }
     }
     *histories.lock().unwrap_or_else(|e| e.into_inner()) = hist_back;
-    let (best, pv, score, depth, main_nodes) = main.expect("the main thread ran");
+    let (mut best, mut pv, mut score, mut depth, main_nodes) = main.expect("the main thread ran");
+    // Stopped (clock, stop command) while a helper had already completed a deeper
+    // iteration than the main thread: that iteration's move is the better guess.
+    if let Some((d, rms)) = shared.iteration_at_least(depth + 1)
+        && let Some(rm) = rms.first()
+    {
+        (best, pv, score, depth) = (rm.mv, rm.pv.clone(), rm.score, d);
+    }
     wait_for_stop(&limits, &signals);
     let ponder = pv.get(1).copied();
     callback(Event::BestMove { best, ponder });
