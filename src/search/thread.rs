@@ -10,7 +10,7 @@ use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::RootMove;
 use super::worker::{Worker, root_moves, to_score};
-use super::{Callback, Event, Limits, Score, Signals};
+use super::{Callback, Event, Info, Limits, Score, Signals};
 use crate::board::Position;
 use crate::eval::Evaluator;
 use crate::movegen::{Move, Ruleset};
@@ -181,6 +181,20 @@ pub fn run(
         && let Some(rm) = rms.first()
     {
         (best, pv, score, depth) = (rm.mv, rm.pv.clone(), rm.score, d);
+        // Report it, so that the last PV shown starts with the move played.
+        let time = start.elapsed();
+        let nodes = shared.total_nodes();
+        callback(Event::Info(Info {
+            depth: d as u32,
+            seldepth: d as u32,
+            multipv: 1,
+            score: to_score(score),
+            nodes,
+            nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
+            time,
+            pv: pv.clone(),
+            hashfull: shared.tt.hashfull(),
+        }));
     }
     wait_for_stop(&limits, &signals);
     let ponder = pv.get(1).copied();
