@@ -255,3 +255,30 @@ fn node_limited_search_is_deterministic_and_legal() {
     assert_eq!((a.best, a.main_nodes), (b.best, b.main_nodes));
     assert!(moves.contains(&a.best));
 }
+
+/// Lazy SMP with a depth limit: the search reaches the depth (whichever thread
+/// completed it), answers with a legal move that starts its principal variation,
+/// and the helpers did work too.
+#[test]
+fn several_threads_reach_the_depth_with_a_legal_move() {
+    for (variant, threads, multi_pv) in [("chess", 2, 1), ("crazyhouse", 3, 1), ("xiangqi", 2, 3)] {
+        let rules = Ruleset::new(bench::find_variant(variant).expect("variant"));
+        let pos = Position::start(&rules);
+        let moves = legal(&pos);
+        let mut s = Searcher::new();
+        s.set_threads(threads);
+        let out = s.think(
+            pos.clone(),
+            Limits {
+                depth: Some(6),
+                multi_pv,
+                ..Default::default()
+            },
+            quiet(),
+        );
+        assert!(out.depth >= 6, "{variant}: depth {}", out.depth);
+        assert!(moves.contains(&out.best), "{variant}: {:?}", out.best);
+        assert_eq!(out.pv.first(), Some(&out.best), "{variant}");
+        assert!(out.nodes > out.main_nodes, "{variant}: helpers idle");
+    }
+}

@@ -8,12 +8,13 @@ use super::history::History;
 use super::movegen_fast::FastGen;
 use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
+use super::worker::RootMove;
 use super::worker::{Worker, root_moves, to_score};
-use super::{Callback, Event, Limits, Score, Signals};
+use super::{Callback, Event, Info, Limits, Score, Signals};
 use crate::board::Position;
 use crate::eval::Evaluator;
 use crate::movegen::{Move, Ruleset};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -36,6 +37,11 @@ pub struct Shared {
     pub stop: AtomicBool,
     pub signals: Arc<Signals>,
     pub nodes: Vec<PaddedCounter>,
+    /// The deepest iteration any thread has completed (read by every thread at
+    /// each poll: a thread still searching that depth or a shallower one drops it).
+    pub deepest: AtomicI32,
+    /// That iteration's root moves, best first, for the thread that drops its own.
+    pub deepest_result: Mutex<(i32, Vec<RootMove>)>,
 }
 
 impl Shared {
@@ -44,6 +50,28 @@ impl Shared {
     }
     pub fn ponderhit_applies(&self) -> bool {
         self.signals.ponderhit.load(Ordering::Relaxed)
+    }
+    /// A thread completed iteration `depth` with these root moves.
+    pub fn publish_iteration(&self, depth: i32, root_moves: &[RootMove]) {
+        if depth <= self.deepest.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut r = self
+            .deepest_result
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if depth > r.0 {
+            *r = (depth, root_moves.to_vec());
+            self.deepest.store(depth, Ordering::Release);
+        }
+    }
+    /// The deepest completed iteration, if it is at least `depth`.
+    pub fn iteration_at_least(&self, depth: i32) -> Option<(i32, Vec<RootMove>)> {
+        let r = self
+            .deepest_result
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        (r.0 >= depth).then(|| r.clone())
     }
 }
 
@@ -101,6 +129,8 @@ pub fn run(
         stop: AtomicBool::new(false),
         signals: signals.clone(),
         nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
+        deepest: AtomicI32::new(0),
+        deepest_result: Mutex::new((0, Vec::new())),
     });
     let slots: Vec<Mutex<Option<History>>> = {
         let mut h = histories.lock().unwrap_or_else(|e| e.into_inner());
@@ -144,7 +174,28 @@ pub fn run(
         }
     }
     *histories.lock().unwrap_or_else(|e| e.into_inner()) = hist_back;
-    let (best, pv, score, depth, main_nodes) = main.expect("the main thread ran");
+    let (mut best, mut pv, mut score, mut depth, main_nodes) = main.expect("the main thread ran");
+    // Stopped (clock, stop command) while a helper had already completed a deeper
+    // iteration than the main thread: that iteration's move is the better guess.
+    if let Some((d, rms)) = shared.iteration_at_least(depth + 1)
+        && let Some(rm) = rms.first()
+    {
+        (best, pv, score, depth) = (rm.mv, rm.pv.clone(), rm.score, d);
+        // Report it, so that the last PV shown starts with the move played.
+        let time = start.elapsed();
+        let nodes = shared.total_nodes();
+        callback(Event::Info(Info {
+            depth: d as u32,
+            seldepth: d as u32,
+            multipv: 1,
+            score: to_score(score),
+            nodes,
+            nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
+            time,
+            pv: pv.clone(),
+            hashfull: shared.tt.hashfull(),
+        }));
+    }
     wait_for_stop(&limits, &signals);
     let ponder = pv.get(1).copied();
     callback(Event::BestMove { best, ponder });

@@ -119,6 +119,11 @@ pub struct Worker {
     root_depth: i32,
     pub completed_depth: i32,
     stopped: bool,
+    /// Several threads search: iterations are published and may be superseded.
+    smp: bool,
+    /// The current iteration was dropped because another thread completed it (or
+    /// a deeper one) first; `stopped` is set too, to unwind.
+    superseded: bool,
     /// Main thread only: clock and limits.
     tm: Option<TimeManager>,
     node_limit: Option<u64>,
@@ -186,6 +191,8 @@ impl Worker {
             root_depth: 0,
             completed_depth: 0,
             stopped: false,
+            smp: false,
+            superseded: false,
             tm: None,
             node_limit: None,
             null_ok,
@@ -231,6 +238,13 @@ impl Worker {
         }
         if self.node_limit.is_some_and(|n| self.nodes >= n) {
             self.stop_all();
+        }
+        if self.smp
+            && !self.stopped
+            && self.shared.deepest.load(Ordering::Relaxed) >= self.root_depth
+        {
+            self.stopped = true;
+            self.superseded = true;
         }
     }
 
@@ -286,28 +300,28 @@ impl Worker {
         self.tm = tm;
         self.node_limit = if self.is_main() { limits.nodes } else { None };
         self.exhaustive = limits.mate.is_some();
-        let max_depth = limits
-            .depth
-            .map(|d| d.clamp(1, MAX_PLY as u32 - 10) as i32)
-            .unwrap_or(MAX_PLY as i32 - 10);
+        // Only the main thread obeys a depth limit: helpers go on until the main
+        // thread has finished and stops them (a helper that skips the last depth
+        // would otherwise sit idle while the main thread searches it alone).
+        let max_depth = match limits.depth {
+            Some(d) if self.is_main() => d.clamp(1, MAX_PLY as u32 - 10) as i32,
+            _ => MAX_PLY as i32 - 10,
+        };
         let multi_pv = limits.multi_pv.clamp(1, self.root_moves.len().max(1));
         let mut last_best = Move::NONE;
         let mut stability = 0;
         let mut prev_score = -INF;
-        for depth in 1..=max_depth {
+        self.smp = self.shared.nodes.len() > 1;
+        let mut depth = 0;
+        while depth < max_depth {
+            depth += 1;
             if self.stopped {
                 break;
             }
-            // Helpers skip some depths so that threads spread over different depths.
+            // A helper never starts a depth another thread has already completed.
             if self.id > 0 {
-                const SKIP_SIZE: [i32; 20] =
-                    [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
-                const SKIP_PHASE: [i32; 20] =
-                    [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
-                let i = (self.id - 1) % 20;
-                if ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0 {
-                    continue;
-                }
+                let next = self.shared.deepest.load(Ordering::Relaxed) + 1;
+                depth = depth.max(next.min(max_depth));
             }
             self.root_depth = depth;
             for rm in self.root_moves.iter_mut() {
@@ -346,10 +360,23 @@ impl Worker {
                     break;
                 }
             }
-            if self.stopped {
+            if self.superseded {
+                // Another thread completed this depth (or a deeper one) first: take
+                // its result as this thread's and go on from there.
+                self.superseded = false;
+                self.stopped = false;
+                let Some((d, rms)) = self.shared.iteration_at_least(depth) else {
+                    break; // (cannot happen: `deepest` only grows)
+                };
+                self.root_moves = rms;
+                depth = d;
+            } else if self.stopped {
                 break;
             }
             self.completed_depth = depth;
+            if self.smp {
+                self.shared.publish_iteration(depth, &self.root_moves);
+            }
             if !self.is_main() {
                 continue;
             }
