@@ -10,8 +10,9 @@ use super::thread::Shared;
 use super::timeman::TimeManager;
 use super::tt::Bound;
 use super::{Event, Info, Limits, Score};
-use crate::board::Position;
+use crate::board::{Color, Position};
 use crate::eval::Evaluator;
+use crate::movegen::tables::M_MOVE;
 use crate::movegen::{Move, MoveKind, MoveList, Ruleset};
 use crate::rules;
 use crate::variant::{GameValue, PieceType};
@@ -135,6 +136,24 @@ pub struct Worker {
     /// at depth 2N-1.
     exhaustive: bool,
     captures_to_hand: bool,
+    /// False when every move of the variant is a capture (Clobber): quiescence would
+    /// then be the whole game tree, so it stops at the static evaluation.
+    quiet_moves_exist: bool,
+}
+
+/// Does some piece of the variant have a non-capturing move (or are there drops)?
+fn quiet_moves_exist(rules: &Ruleset) -> bool {
+    let v = &rules.variant;
+    v.piece_drops
+        || (0..v.num_types() as PieceType).any(|t| {
+            v.geometry.all().iter().any(|sq| {
+                rules
+                    .tables
+                    .steps_of(Color::White, t, sq)
+                    .iter()
+                    .any(|step| step.mode & M_MOVE != 0)
+            })
+        })
 }
 
 impl Worker {
@@ -149,6 +168,7 @@ impl Worker {
         let rules = pos.rules().clone();
         let v = &rules.variant;
         let captures_to_hand = v.captures_to_hand;
+        let quiet_moves_exist = quiet_moves_exist(&rules);
         let mut non_pawn = 0u64;
         for t in 0..v.num_types() {
             let pawnlike = Some(t as PieceType) == rules.pawn_type
@@ -199,6 +219,7 @@ impl Worker {
             non_pawn,
             exhaustive: false,
             captures_to_hand,
+            quiet_moves_exist,
         }
     }
 
@@ -815,7 +836,7 @@ impl Worker {
         if let Some(r) = rules::immediate_result(&self.pos) {
             return value_score(r, ply);
         }
-        if ply >= MAX_PLY {
+        if ply >= MAX_PLY || !self.quiet_moves_exist {
             return self.eval.evaluate(&self.pos);
         }
         let in_check = self.pos.in_check();
