@@ -64,10 +64,29 @@ impl Evaluator {
         let v = &rules.variant;
         let g = v.geometry;
         let n = v.num_types();
-        let (value_mg, value_eg) = values::piece_values(rules);
+        let (mut value_mg, mut value_eg) = values::piece_values(rules);
         let drop_game = v.piece_drops;
-        let hand_mg: Vec<i32> = value_mg.iter().map(|&x| x + x / 8).collect();
-        let hand_eg: Vec<i32> = value_eg.iter().map(|&x| x + x / 8).collect();
+        // Where captured pieces change sides, a capture swings twice the victim's
+        // value and a pawn can be dropped anywhere: the pieces' estimated values lie
+        // closer to the pawn's (half the distance), and a piece in hand is worth what
+        // it is worth on the board.
+        let hand_bonus = if v.captures_to_hand {
+            let pawn = rules.pawn_type.map(|p| p as usize);
+            let given = |t: usize| v.piece_value_mg[t].is_some() || v.piece_value_eg[t].is_some();
+            for vals in [&mut value_mg, &mut value_eg] {
+                let base = pawn.map(|p| vals[p]).unwrap_or(0);
+                for (t, x) in vals.iter_mut().enumerate() {
+                    if Some(t) != pawn && *x > base && !v.pieces[t].royal && !given(t) {
+                        *x = base + (*x - base) / 2;
+                    }
+                }
+            }
+            0
+        } else {
+            8
+        };
+        let hand_mg: Vec<i32> = value_mg.iter().map(|&x| x + x * hand_bonus / 64).collect();
+        let hand_eg: Vec<i32> = value_eg.iter().map(|&x| x + x * hand_bonus / 64).collect();
 
         let pawnlike = |t: usize| {
             Some(t as PieceType) == rules.pawn_type || v.promotion_pawn_types[0] & 1 << t != 0
