@@ -465,38 +465,29 @@ impl Position {
     pub fn fen(&self) -> String {
         let v = self.variant();
         let g = v.geometry;
-        let mut out = String::new();
-        for r in (0..g.ranks).rev() {
-            let mut empty = 0;
-            for f in 0..g.files {
-                let sq = g.square(f, r);
-                let p = self.piece_at(sq);
-                if p.is_none() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    out.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                let raw = self.raw_promoted(sq);
-                if raw != 0 && raw != PROMOTED_UNKNOWN {
-                    out.push('+');
-                    out.push(v.letter(raw - 1, p.color()));
-                } else {
-                    out.push(v.letter(p.kind(), p.color()));
-                    if raw == PROMOTED_UNKNOWN && v.captures_to_hand && !v.drop_loop {
-                        out.push('~');
-                    }
+        let cell = |sq: Square| {
+            let p = self.piece_at(sq);
+            if p.is_none() {
+                return None;
+            }
+            let raw = self.raw_promoted(sq);
+            let mut text = String::new();
+            if raw != 0 && raw != PROMOTED_UNKNOWN {
+                text.push('+');
+                text.push(v.letter(raw - 1, p.color()));
+            } else {
+                text.push(v.letter(p.kind(), p.color()));
+                if raw == PROMOTED_UNKNOWN && v.captures_to_hand && !v.drop_loop {
+                    text.push('~');
                 }
             }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            if r > 0 {
-                out.push('/');
-            }
-        }
+            Some(text)
+        };
+        let mut out = board_field(
+            (0..g.ranks)
+                .rev()
+                .map(|r| (0..g.files).map(move |f| cell(g.square(f, r)))),
+        );
         if v.piece_drops || v.seirawan_gating {
             out.push('[');
             for c in Color::BOTH {
@@ -586,4 +577,37 @@ impl Position {
         out.push_str(&format!("{} {}", st.rule50, 1 + self.game_ply() / 2));
         out
     }
+}
+
+/// The board field of a FEN: `rows` top rank first, each a run of cells (`None` =
+/// empty); runs of empty cells become numbers and rows are joined by '/'.
+pub fn board_field<R, C, S>(rows: R) -> String
+where
+    R: IntoIterator<Item = C>,
+    C: IntoIterator<Item = Option<S>>,
+    S: AsRef<str>,
+{
+    let mut out = String::new();
+    for (i, row) in rows.into_iter().enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        let mut empty = 0;
+        for cell in row {
+            match cell {
+                None => empty += 1,
+                Some(text) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push_str(text.as_ref());
+                }
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+    }
+    out
 }

@@ -107,28 +107,12 @@ pub fn piece_targets(
             rook_files.push((b'A' + geometry.file(sq)) as char);
         }
     }
-    let mut fen = String::new();
-    for r in (0..h as usize).rev() {
-        let mut empty = 0;
-        for cell in &grid[r] {
-            match *cell {
-                None => empty += 1,
-                Some(c) => {
-                    if empty > 0 {
-                        fen.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    fen.push(c);
-                }
-            }
-        }
-        if empty > 0 {
-            fen.push_str(&empty.to_string());
-        }
-        if r > 0 {
-            fen.push('/');
-        }
-    }
+    let mut fen = crate::board::fen::board_field(
+        grid[..h as usize]
+            .iter()
+            .rev()
+            .map(|row| row.iter().map(|c| c.map(String::from))),
+    );
     let castling_field = if rook_files.is_empty() {
         "-".to_string()
     } else {

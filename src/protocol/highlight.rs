@@ -262,27 +262,10 @@ fn parse_lift_square(pos: &Position, xb: &XbVariant, text: &str) -> Option<Lifte
 /// A board picture of colour letters: top rank first, runs of unmarked squares as
 /// numbers.
 pub fn color_fen(g: Geometry, marks: &[char]) -> String {
-    let mut out = String::new();
-    for r in (0..g.ranks).rev() {
-        let mut empty = 0;
-        for f in 0..g.files {
+    menagerie::board::fen::board_field((0..g.ranks).rev().map(|r| {
+        (0..g.files).map(move |f| {
             let c = marks[g.square(f, r) as usize];
-            if c == '.' {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-                empty = 0;
-            }
-            out.push(c);
-        }
-        if empty > 0 {
-            out.push_str(&empty.to_string());
-        }
-        if r > 0 {
-            out.push('/');
-        }
-    }
-    out
+            (c != '.').then(|| c.to_string())
+        })
+    }))
 }

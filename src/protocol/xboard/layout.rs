@@ -332,29 +332,10 @@ fn start_board(v: &Variant, letters: &[Option<char>]) -> Option<String> {
         };
         grid[sq as usize] = Some(text);
     }
-    let mut out = String::new();
-    for r in (0..g.ranks).rev() {
-        let mut empty = 0;
-        for f in 0..g.files {
-            match &grid[g.square(f, r) as usize] {
-                None => empty += 1,
-                Some(t) => {
-                    if empty > 0 {
-                        out.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    out.push_str(t);
-                }
-            }
-        }
-        if empty > 0 {
-            out.push_str(&empty.to_string());
-        }
-        if r > 0 {
-            out.push('/');
-        }
-    }
-    Some(out)
+    Some(fen::board_field((0..g.ranks).rev().map(|r| {
+        let grid = &grid;
+        (0..g.files).map(move |f| grid[g.square(f, r) as usize].as_deref())
+    })))
 }
 
 /// The commands defining an engine-defined variant.

@@ -49,6 +49,16 @@ const PREFIXES: &[&str] = &[
     "unknown",
 ];
 
+/// `name` as the static string of the built-in variant it is exactly (the tables
+/// above are the one list of XBoard's built-in names).
+pub fn static_name(name: &str) -> Option<&'static str> {
+    CONTAINS
+        .iter()
+        .map(|&(_, v)| v)
+        .chain(PREFIXES.iter().copied())
+        .find(|&v| v == name)
+}
+
 /// The built-in XBoard variant a name stands for, or None when XBoard treats it as
 /// engine-defined.
 pub fn builtin_variant(name: &str) -> Option<&'static str> {

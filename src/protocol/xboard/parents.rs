@@ -217,50 +217,10 @@ pub fn parent(name: &str) -> Parent {
     match PARENTS.iter().find(|p| p.name == name) {
         Some(p) => Parent { ..*p },
         None => Parent {
-            name: leak_name(name),
+            name: super::names::static_name(name).unwrap_or("fairy"),
             ..chess_like("normal")
         },
     }
-}
-
-/// The names of built-in variants are a fixed small set; keep them as static strings.
-fn leak_name(name: &str) -> &'static str {
-    const KNOWN: &[&str] = &[
-        "wildcastle",
-        "nocastle",
-        "fischerandom",
-        "bughouse",
-        "losers",
-        "suicide",
-        "giveaway",
-        "twokings",
-        "kriegspiel",
-        "atomic",
-        "3check",
-        "chu",
-        "courier",
-        "knightmate",
-        "cylinder",
-        "falcon",
-        "caparandom",
-        "berolina",
-        "janus",
-        "super",
-        "great",
-        "twilight",
-        "seirawan",
-        "grand",
-        "spartan",
-        "asean",
-        "lion",
-        "elven",
-        "unknown",
-    ];
-    KNOWN
-        .iter()
-        .find(|&&k| k == name)
-        .copied()
-        .unwrap_or("fairy")
 }
 
 /// The parent to name in `setup` for a variant's `variantTemplate`, and whether the
