@@ -158,6 +158,21 @@ pub const BUILTIN_PIECES: &[BuiltinPiece] = &[
     },
 ];
 
+/// Built-in pieces whose Fairy-Stockfish rules go beyond XBetza, so that playing
+/// them by their Betza alone would be wrong: name and why they are refused.
+const UNSUPPORTED_BUILTINS: &[(&str, &str)] = &[(
+    "janggiCannon",
+    "the Janggi cannon (it neither jumps over nor captures a cannon) is not supported by Menagerie",
+)];
+
+/// Why the built-in piece `name` cannot be used without its own moves, if it cannot.
+pub fn unsupported_builtin(name: &str) -> Option<&'static str> {
+    UNSUPPORTED_BUILTINS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, why)| why)
+}
+
 pub fn builtin(name: &str) -> Option<&'static BuiltinPiece> {
     BUILTIN_PIECES.iter().find(|p| p.name == name)
 }

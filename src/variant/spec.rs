@@ -7,7 +7,9 @@
 //! that re-lettering a piece in a child keeps the parent's rules about it.
 
 use super::ini::{Entry, Section};
-use super::pieces::{BUILTIN_PIECES, builtin, capitalized, custom_slot_number};
+use super::pieces::{
+    BUILTIN_PIECES, builtin, capitalized, custom_slot_number, unsupported_builtin,
+};
 use super::{GameValue, LoadError, MAX_PIECE_TYPES, PieceDef, PieceType, TypeSet, Variant};
 use crate::board::{Geometry, SquareSet};
 use crate::xbetza::{self, Dialect};
@@ -948,13 +950,10 @@ impl<'a> Applier<'a> {
                 self.error(&e, "a custom piece needs its moves in XBetza ('x:XBETZA')");
                 continue;
             }
-            // Fairy-Stockfish's Janggi cannon neither jumps over nor captures another
-            // cannon, a rule outside XBetza; playing it as a plain `pR` would be wrong.
-            if name == "janggiCannon" && betza.is_none() {
-                self.error(
-                    &e,
-                    "the Janggi cannon (it neither jumps over nor captures a cannon) is not supported by Menagerie",
-                );
+            if betza.is_none()
+                && let Some(why) = unsupported_builtin(name)
+            {
+                self.error(&e, why);
                 continue;
             }
             if name == "pawn" && betza.is_some() {
