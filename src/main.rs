@@ -75,8 +75,13 @@ enum Command {
     /// Search fixed positions of many variants to a fixed depth; prints the total node
     /// count (a regression signature at one thread) and the speed.
     Bench {
-        /// Search depth (plies).
+        /// Search every position to this depth (plies); default: each position's
+        /// own depth, chosen so that all cost about the same.
         depth: Option<u32>,
+        /// Add this many plies to every position's depth (a longer run, e.g. to
+        /// measure thread scaling).
+        #[arg(long, default_value_t = 0)]
+        extra_depth: u32,
         #[arg(long, default_value_t = 1)]
         threads: usize,
         /// Transposition table size in MB.
@@ -295,6 +300,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Bench {
             depth,
+            extra_depth,
             threads,
             hash,
             movetime,
@@ -302,6 +308,7 @@ fn main() -> ExitCode {
         }) => {
             let spec = menagerie::search::bench::BenchSpec {
                 depth: depth.map(|d| d.max(1)),
+                extra_depth,
                 movetime: movetime.map(std::time::Duration::from_millis),
                 threads: threads.max(1),
                 hash_mb: hash,

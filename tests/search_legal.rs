@@ -54,7 +54,7 @@ fn positions() -> Vec<(Arc<Ruleset>, String)> {
             }
         }
     }
-    for (name, fen) in bench::POSITIONS {
+    for (name, fen, _) in bench::POSITIONS {
         if let Some(r) = rules_of(name) {
             let fen = if fen.is_empty() {
                 Position::start(&r).fen()
@@ -229,8 +229,8 @@ fn stop_leaves_a_legal_best_move() {
 
 #[test]
 fn bench_node_count_repeats_at_one_thread() {
-    let a = bench::run(4, 1, 8, |_| {}).nodes;
-    let b = bench::run(4, 1, 8, |_| {}).nodes;
+    let a = bench::run(Some(4), 1, 8, |_| {}).nodes;
+    let b = bench::run(Some(4), 1, 8, |_| {}).nodes;
     assert_eq!(a, b);
     assert!(a > 0);
 }

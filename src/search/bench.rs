@@ -13,55 +13,64 @@ use std::time::{Duration, Instant};
 /// Variant definitions the bench falls back on for names the binary does not build in.
 pub const BENCH_VARIANTS_INI: &str = include_str!("../../tests/data/search/bench-variants.ini");
 
-pub const DEFAULT_DEPTH: u32 = 9;
-
-/// (variant, FEN; empty = the variant's start position).
-pub const POSITIONS: &[(&str, &str)] = &[
-    ("chess", ""),
+/// (variant, FEN (empty = the variant's start position), depth). The depths are
+/// chosen so that every position costs about the same (0.2 to 1 s at one thread):
+/// a bench dominated by one position would measure only that position.
+pub const POSITIONS: &[(&str, &str, u32)] = &[
+    ("chess", "", 15),
     (
         "chess",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        11,
     ),
-    ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+    ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 18),
     (
         "chess",
         "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        14,
     ),
-    ("crazyhouse", ""),
+    ("crazyhouse", "", 14),
     (
         "crazyhouse",
         "r1bqk2r/pppp1ppp/2n1p3/4P3/1b1Pn3/2NB1N2/PPP2PPP/R1BQK2R[] b KQkq - 0 1",
+        11,
     ),
-    ("shogi", ""),
+    ("shogi", "", 14),
     (
         "shogi",
         "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL[RGgsnppppp] b 0 1",
+        7,
     ),
-    ("minishogi", "1bssk/5/1Gg2/2rR1/K4[PPb] w - - 1 13"),
-    ("xiangqi", ""),
+    ("minishogi", "1bssk/5/1Gg2/2rR1/K4[PPb] w - - 1 13", 10),
+    ("xiangqi", "", 16),
     (
         "xiangqi",
         "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1",
+        14,
     ),
-    ("capablanca", ""),
+    ("capablanca", "", 13),
     (
         "capablanca",
         "rn1bqk2nr/1pppp1pcp1/10/2a2p1p2/p4P3p/6C1P1/P1PPPBPP1P/RN1BQK2NR w KQkq - 0 11",
+        13,
     ),
     (
         "makruk",
         "rn1mk3/1s3s2/1pp2prp/3nP1p1/6P1/P1PPM1NP/2S2R2/RN1K1S2 w - - 3 16",
+        15,
     ),
     (
         "atomic",
         "rn2kb1r/1pp1p2p/p2q1pp1/3P4/2P3b1/4PN2/PP3PPP/R2QKB1R b KQkq - 0 1",
+        9,
     ),
     (
         "3check",
         "7r/1p4p1/pk3p2/RN6/8/P5Pp/3p1P1P/4R1K1 w - - 1+3 1 39",
+        9,
     ),
-    ("kingofthehill", ""),
-    ("giveaway", ""),
+    ("kingofthehill", "", 15),
+    ("giveaway", "", 17),
 ];
 
 /// The built-in variants, plus the bench's own definitions for the ones missing.
@@ -99,13 +108,18 @@ pub struct BenchTotal {
     pub time: Duration,
 }
 
-/// Search every bench position to `depth` with `threads` threads, calling `line`
-/// after each. The table and histories are cleared before every position so that
-/// each result depends only on the position.
-pub fn run(depth: u32, threads: usize, hash_mb: usize, line: impl FnMut(&BenchLine)) -> BenchTotal {
+/// Search every bench position to `depth` (None: the table's depths) with `threads`
+/// threads, calling `line` after each. The table and histories are cleared before
+/// every position so that each result depends only on the position.
+pub fn run(
+    depth: Option<u32>,
+    threads: usize,
+    hash_mb: usize,
+    line: impl FnMut(&BenchLine),
+) -> BenchTotal {
     run_spec(
         &BenchSpec {
-            depth: Some(depth),
+            depth,
             threads,
             hash_mb,
             ..Default::default()
@@ -114,12 +128,14 @@ pub fn run(depth: u32, threads: usize, hash_mb: usize, line: impl FnMut(&BenchLi
     )
 }
 
-/// What to search: the bench positions to a depth (the default), or with
-/// `movetime` for a speed measurement; `variants` non-empty: only the start
-/// positions of those variants.
+/// What to search: the bench positions to their own depths (the default), all to
+/// `depth`, or for `movetime` each (a speed measurement); `variants` non-empty:
+/// only the start positions of those variants.
 #[derive(Clone, Debug, Default)]
 pub struct BenchSpec {
     pub depth: Option<u32>,
+    /// Added to every position's depth (a longer bench, e.g. for thread scaling).
+    pub extra_depth: u32,
     pub movetime: Option<Duration>,
     pub threads: usize,
     pub hash_mb: usize,
@@ -136,12 +152,21 @@ pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> BenchTota
     let mut main_nodes = 0;
     let mut total_time = Duration::ZERO;
     let quiet: Callback = Arc::new(|_| {});
-    let positions: Vec<(&str, &str)> = if spec.variants.is_empty() {
+    // (A start position asked for by name gets the depth of the variant's start
+    // position in the table, else the chess start's.)
+    let start_depth = |name: &str| {
+        let of = |n: &str| POSITIONS.iter().find(|(v, f, _)| f.is_empty() && *v == n);
+        of(name).or_else(|| of("chess")).map_or(12, |p| p.2)
+    };
+    let positions: Vec<(&str, &str, u32)> = if spec.variants.is_empty() {
         POSITIONS.to_vec()
     } else {
-        spec.variants.iter().map(|v| (v.as_str(), "")).collect()
+        spec.variants
+            .iter()
+            .map(|v| (v.as_str(), "", start_depth(v)))
+            .collect()
     };
-    for (i, (name, fen)) in positions.into_iter().enumerate() {
+    for (i, (name, fen, table_depth)) in positions.into_iter().enumerate() {
         let Some(v) = builtin.get(name).or_else(|| extra.get(name)) else {
             continue;
         };
@@ -159,7 +184,7 @@ pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> BenchTota
             depth: if spec.movetime.is_some() {
                 spec.depth
             } else {
-                Some(spec.depth.unwrap_or(DEFAULT_DEPTH))
+                Some(spec.depth.unwrap_or(table_depth) + spec.extra_depth)
             },
             movetime: spec.movetime,
             ..Default::default()

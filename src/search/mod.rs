@@ -3,6 +3,7 @@
 //! The search never prints.
 
 pub mod bench;
+mod busy;
 mod history;
 pub mod movegen_fast;
 mod movepick;

@@ -4,6 +4,7 @@
 //! and its result is the search's result. With one thread this is exactly the
 //! single-threaded search.
 
+use super::busy::BusyMoves;
 use super::history::History;
 use super::movegen_fast::FastGen;
 use super::timeman::TimeManager;
@@ -42,6 +43,8 @@ pub struct Shared {
     pub deepest: AtomicI32,
     /// That iteration's root moves, best first, for the thread that drops its own.
     pub deepest_result: Mutex<(i32, Vec<RootMove>)>,
+    /// The moves threads are searching now, for the others to put off.
+    pub busy: BusyMoves,
 }
 
 impl Shared {
@@ -131,6 +134,7 @@ pub fn run(
         nodes: (0..threads).map(|_| PaddedCounter::default()).collect(),
         deepest: AtomicI32::new(0),
         deepest_result: Mutex::new((0, Vec::new())),
+        busy: BusyMoves::new(threads),
     });
     let slots: Vec<Mutex<Option<History>>> = {
         let mut h = histories.lock().unwrap_or_else(|e| e.into_inner());

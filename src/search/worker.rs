@@ -3,6 +3,7 @@
 //! reverse futility, late-move reductions and pruning), all scored by the variant's
 //! own game-end rules.
 
+use super::busy::{BusyMoves, DEFER_DEPTH};
 use super::history::{HISTORY_MAX, History, last_mover};
 use super::movegen_fast::FastGen;
 use super::movepick::{MovePicker, PickBuf};
@@ -483,8 +484,27 @@ impl Worker {
         for rm in &mut self.root_moves[start + 1..] {
             rm.score = -INF;
         }
-        for i in start..n {
+        // Root moves another thread is searching are put off to the end (busy.rs).
+        let may_defer = self.smp && depth >= DEFER_DEPTH;
+        let key = self.pos.key();
+        let mut deferred = Vec::new();
+        let mut k = 0;
+        while k < n - start + deferred.len() {
+            let i = if k < n - start {
+                start + k
+            } else {
+                deferred[k - (n - start)]
+            };
+            k += 1;
             let m = self.root_moves[i].mv;
+            let busy_tag = may_defer.then(|| BusyMoves::tag(key, m));
+            if let Some(tag) = busy_tag {
+                if i > start && k <= n - start && self.shared.busy.is_busy(tag) {
+                    deferred.push(i);
+                    continue;
+                }
+                self.shared.busy.enter(tag);
+            }
             let capture = self.rules.is_capture(&self.pos, m);
             self.pos.make(m);
             let gives_check = self.pos.in_check();
@@ -513,6 +533,9 @@ impl Worker {
                 }
             }
             self.pos.unmake();
+            if let Some(tag) = busy_tag {
+                self.shared.busy.leave(tag);
+            }
             if self.stopped {
                 // An unfinished search says nothing, except that the first move's
                 // result is still usable if it was completed.
@@ -676,17 +699,42 @@ impl Worker {
         let mut n_quiets = 0;
         let rules = self.rules.clone();
         let eval_arc = self.eval.clone();
-        while let Some(m) = picker.next(
-            &rules,
-            &self.movegen,
-            &mut self.pos,
-            &eval_arc,
-            &self.hist,
-            &mut self.scratch,
-        ) {
-            if !rules.is_legal_with(&mut self.pos, m, &info) {
-                continue;
-            }
+        // Moves put off because another thread is searching them (see busy.rs):
+        // searched after the others, in the order they were put off.
+        let may_defer = self.smp && depth >= DEFER_DEPTH;
+        let mut deferred = [Move::NONE; 32];
+        let (mut n_deferred, mut replayed) = (0, 0);
+        let mut picker_done = false;
+        loop {
+            let m = if !picker_done
+                && let Some(m) = picker.next(
+                    &rules,
+                    &self.movegen,
+                    &mut self.pos,
+                    &eval_arc,
+                    &self.hist,
+                    &mut self.scratch,
+                ) {
+                if !rules.is_legal_with(&mut self.pos, m, &info) {
+                    continue;
+                }
+                if may_defer
+                    && legal > 0
+                    && n_deferred < deferred.len()
+                    && self.shared.busy.is_busy(BusyMoves::tag(key, m))
+                {
+                    deferred[n_deferred] = m;
+                    n_deferred += 1;
+                    continue;
+                }
+                m
+            } else if replayed < n_deferred {
+                picker_done = true;
+                replayed += 1;
+                deferred[replayed - 1]
+            } else {
+                break;
+            };
             legal += 1;
             let capture = rules.is_capture(&self.pos, m);
             let quiet = !capture && m.kind() != MoveKind::Promotion;
@@ -715,6 +763,10 @@ impl Worker {
             }
             let ext = (gives_check && (ply as i32) < 2 * self.root_depth) as i32;
             let new_depth = depth - 1 + ext;
+            let busy_tag = may_defer.then(|| BusyMoves::tag(key, m));
+            if let Some(tag) = busy_tag {
+                self.shared.busy.enter(tag);
+            }
             let mut score;
             if legal == 1 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
@@ -747,6 +799,9 @@ impl Worker {
                 }
             }
             self.pos.unmake();
+            if let Some(tag) = busy_tag {
+                self.shared.busy.leave(tag);
+            }
             if self.stopped {
                 self.bufs[ply] = picker.into_buf();
                 return 0;
