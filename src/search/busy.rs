@@ -64,3 +64,27 @@ impl BusyMoves {
             .compare_exchange(tag, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_is_busy_from_enter_to_leave() {
+        let busy = BusyMoves::new(2);
+        let (a, b) = (
+            BusyMoves::tag(0x1234, Move(7)),
+            BusyMoves::tag(0x1234, Move(8)),
+        );
+        assert_ne!(a, 0);
+        assert_ne!(a, b);
+        assert!(!busy.is_busy(a));
+        busy.enter(a);
+        assert!(busy.is_busy(a));
+        assert!(!busy.is_busy(b));
+        busy.leave(a);
+        assert!(!busy.is_busy(a));
+        // The zero key and move still make a tag that is not "free".
+        assert_ne!(BusyMoves::tag(0, Move(0)), 0);
+    }
+}
