@@ -94,6 +94,9 @@ enum Command {
         /// Only the start position of this variant (repeatable).
         #[arg(long)]
         variant: Vec<String>,
+        /// Only position N of the table, numbered as in the output (repeatable).
+        #[arg(long)]
+        position: Vec<usize>,
     },
     /// Opening books.
     Book {
@@ -305,10 +308,12 @@ fn main() -> ExitCode {
             hash,
             movetime,
             variant,
+            position,
         }) => {
             let spec = menagerie::search::bench::BenchSpec {
                 depth: depth.map(|d| d.max(1)),
                 extra_depth,
+                only: position,
                 movetime: movetime.map(std::time::Duration::from_millis),
                 threads: threads.max(1),
                 hash_mb: hash,

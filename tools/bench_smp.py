@@ -4,9 +4,10 @@ threads, in the same run, and nodes/second at both.
 
     tools/bench_smp.py [--rounds N] [--extra-depth E] [--threads T] [--hash MB]
 
-Each round runs `menagerie bench --extra-depth E` at 1 thread, then at T threads.
-A two-thread search is not deterministic, so one round says little: the script
-reports every round and the median over the rounds of
+Each round runs every bench position (`menagerie bench --extra-depth E --position N`)
+at 1 thread and right after at T threads: interleaved, so that a shared machine's
+changing speed hits both alike. A two-thread search is not deterministic, so one
+round says little: the script reports every round and the median over the rounds of
   - the total-time ratio (1 thread / T threads), and
   - the geometric mean of the per-position time ratios (positions that take at
     least 50 ms at one thread; mates found at once are left out),
@@ -24,19 +25,23 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINE = re.compile(r"^Position\s+(\d+)\s+(\S+)\s+depth\s+(\d+).*?nodes\s+(\d+)\s+time\s+(\d+) ms")
 
 
-def bench(binary, threads, extra, hash_mb):
+def bench(binary, threads, extra, hash_mb, position):
+    """(variant, depth, nodes, ms) of one bench position."""
     out = subprocess.run(
-        [binary, "bench", "--extra-depth", str(extra), "--threads", str(threads), "--hash", str(hash_mb)],
+        [binary, "bench", "--extra-depth", str(extra), "--threads", str(threads), "--hash", str(hash_mb),
+         "--position", str(position)],
         check=True, capture_output=True, text=True).stdout
-    times = {}
     for line in out.splitlines():
         m = LINE.match(line)
         if m:
-            times[int(m.group(1))] = (m.group(2), int(m.group(3)), int(m.group(4)), int(m.group(5)))
-    total_ms = int(re.search(r"Total time \(ms\) : (\d+)", out).group(1))
-    nodes = int(re.search(r"Nodes searched: (\d+)", out).group(1))
-    nps = int(re.search(r"Nodes/second: (\d+)", out).group(1))
-    return times, total_ms, nodes, nps
+            return m.group(2), int(m.group(3)), int(m.group(4)), int(m.group(5))
+    return None
+
+
+def positions(binary):
+    """The numbers of the bench's positions."""
+    out = subprocess.run([binary, "bench", "1"], check=True, capture_output=True, text=True).stdout
+    return [int(m.group(1)) for m in map(LINE.match, out.splitlines()) if m]
 
 
 def main():
@@ -48,11 +53,17 @@ def main():
     ap.add_argument("--binary", default=os.environ.get("MENAGERIE", os.path.join(HERE, "target/release/menagerie")))
     a = ap.parse_args()
     total_ratios, geo_ratios, nps1, npsn = [], [], [], []
+    numbers = positions(a.binary)
     for r in range(1, a.rounds + 1):
         load = open("/proc/loadavg").read().split()[:3]
-        t1, ms1, n1, s1 = bench(a.binary, 1, a.extra_depth, a.hash)
-        tn, msn, nn, sn = bench(a.binary, a.threads, a.extra_depth, a.hash)
-        ratios = [t1[i][3] / max(tn[i][3], 1) for i in t1 if i in tn and t1[i][3] >= 50]
+        t1, tn = {}, {}
+        for i in numbers:
+            t1[i] = bench(a.binary, 1, a.extra_depth, a.hash, i)
+            tn[i] = bench(a.binary, a.threads, a.extra_depth, a.hash, i)
+        ms1, msn = sum(t[3] for t in t1.values()), sum(t[3] for t in tn.values())
+        n1, nn = sum(t[2] for t in t1.values()), sum(t[2] for t in tn.values())
+        s1, sn = int(n1 * 1000 / ms1), int(nn * 1000 / msn)
+        ratios = [t1[i][3] / max(tn[i][3], 1) for i in numbers if t1[i][3] >= 50]
         geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
         total_ratios.append(ms1 / msn)
         geo_ratios.append(geo)
@@ -60,9 +71,10 @@ def main():
         npsn.append(sn)
         print(f"round {r} (load {' '.join(load)}): 1 thread {ms1} ms {n1} nodes {s1} nodes/s; "
               f"{a.threads} threads {msn} ms {nn} nodes {sn} nodes/s; "
-              f"time-to-depth {ms1 / msn:.2f} (total), {geo:.2f} (geometric mean of {len(ratios)} positions)")
+              f"time-to-depth {ms1 / msn:.2f} (total), {geo:.2f} (geometric mean of {len(ratios)} positions)",
+              flush=True)
         print("  per position (1 thread ms / %d threads ms): " % a.threads + ", ".join(
-            f"{i}:{t1[i][0]} {t1[i][3]}/{tn[i][3]}" for i in sorted(t1) if i in tn))
+            f"{i}:{t1[i][0]} {t1[i][3]}/{tn[i][3]}" for i in numbers), flush=True)
     med = statistics.median
     print(f"median over {a.rounds} rounds: time-to-depth speed-up {med(total_ratios):.2f} (total time), "
           f"{med(geo_ratios):.2f} (geometric mean per position); nodes/s 1 thread {med(nps1):.0f}, "

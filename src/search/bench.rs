@@ -136,6 +136,9 @@ pub struct BenchSpec {
     pub depth: Option<u32>,
     /// Added to every position's depth (a longer bench, e.g. for thread scaling).
     pub extra_depth: u32,
+    /// Only these positions of the table (numbered from 1 as in the output); empty:
+    /// all.
+    pub only: Vec<usize>,
     pub movetime: Option<Duration>,
     pub threads: usize,
     pub hash_mb: usize,
@@ -167,6 +170,9 @@ pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> BenchTota
             .collect()
     };
     for (i, (name, fen, table_depth)) in positions.into_iter().enumerate() {
+        if !spec.only.is_empty() && !spec.only.contains(&(i + 1)) {
+            continue;
+        }
         let Some(v) = builtin.get(name).or_else(|| extra.get(name)) else {
             continue;
         };

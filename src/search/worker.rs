@@ -694,19 +694,21 @@ impl Worker {
 
         let mut best = -INF;
         let mut best_move = Move::NONE;
-        let mut legal = 0;
+        // Legal moves met so far; `legal` in the loop is the current move's number.
+        let mut legal_moves = 0;
         let mut quiets: [Move; 64] = [Move::NONE; 64];
         let mut n_quiets = 0;
         let rules = self.rules.clone();
         let eval_arc = self.eval.clone();
         // Moves put off because another thread is searching them (see busy.rs):
-        // searched after the others, in the order they were put off.
+        // searched after the others, in the order they were put off, each with the
+        // move number it had (reductions and pruning depend on it).
         let may_defer = self.smp && depth >= DEFER_DEPTH;
-        let mut deferred = [Move::NONE; 32];
+        let mut deferred = [(Move::NONE, 0); 32];
         let (mut n_deferred, mut replayed) = (0, 0);
         let mut picker_done = false;
         loop {
-            let m = if !picker_done
+            let (m, legal) = if !picker_done
                 && let Some(m) = picker.next(
                     &rules,
                     &self.movegen,
@@ -718,16 +720,17 @@ impl Worker {
                 if !rules.is_legal_with(&mut self.pos, m, &info) {
                     continue;
                 }
+                legal_moves += 1;
                 if may_defer
-                    && legal > 0
+                    && legal_moves > 1
                     && n_deferred < deferred.len()
                     && self.shared.busy.is_busy(BusyMoves::tag(key, m))
                 {
-                    deferred[n_deferred] = m;
+                    deferred[n_deferred] = (m, legal_moves);
                     n_deferred += 1;
                     continue;
                 }
-                m
+                (m, legal_moves)
             } else if replayed < n_deferred {
                 picker_done = true;
                 replayed += 1;
@@ -735,7 +738,6 @@ impl Worker {
             } else {
                 break;
             };
-            legal += 1;
             let capture = rules.is_capture(&self.pos, m);
             let quiet = !capture && m.kind() != MoveKind::Promotion;
             let is_killer = self.stack[ply].killers.contains(&m) || m == counter;
@@ -833,7 +835,7 @@ impl Worker {
         }
         self.bufs[ply] = picker.into_buf();
 
-        if legal == 0 {
+        if legal_moves == 0 {
             return value_score(rules::no_moves_value(&self.pos), ply);
         }
         let bound = if best >= beta {
