@@ -13,7 +13,7 @@ use crate::movegen::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Nodes this shallow are cheaper to search again than to put off.
-pub const DEFER_DEPTH: i32 = 3;
+pub const DEFER_DEPTH: i32 = 4;
 
 const SLOTS: usize = 1 << 15;
 

@@ -733,6 +733,13 @@ impl Worker {
                 (m, legal_moves)
             } else if replayed < n_deferred {
                 picker_done = true;
+                // Among the moves put off, one the other threads have finished with
+                // first (its result is in the table now).
+                if let Some(j) = (replayed..n_deferred)
+                    .find(|&j| !self.shared.busy.is_busy(BusyMoves::tag(key, deferred[j].0)))
+                {
+                    deferred[replayed..=j].rotate_right(1);
+                }
                 replayed += 1;
                 deferred[replayed - 1]
             } else {
