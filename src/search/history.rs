@@ -1,25 +1,38 @@
-//! Per-thread move-ordering memory: killer moves, butterfly history and counter-moves.
+//! Move-ordering memory shared by all threads of a search: butterfly history and
+//! counter-moves (killers live in each thread's stack). Sharing it lets every thread
+//! order its moves by what all of them have learnt: with private tables each thread
+//! learnt from its part of the tree only, and two threads searched a larger tree.
 
 use crate::board::{Position, Square};
 use crate::movegen::Move;
 use crate::variant::MAX_PIECE_TYPES;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
 
 /// From-index space: board squares, then one slot per droppable type.
 const FROMS: usize = 256 + MAX_PIECE_TYPES;
 pub const HISTORY_MAX: i32 = 16384;
 
+/// A clone shares the tables. Entries are read and written with relaxed atomic
+/// loads and stores: an update lost to a race between threads costs only a little
+/// move ordering.
+#[derive(Clone)]
 pub struct History {
     /// [color][from or 256+dropped type][to]
-    butterfly: Vec<i32>,
+    butterfly: Arc<Vec<AtomicI32>>,
     /// [moved piece index][to] of the previous move -> the move that refuted it.
-    counter: Vec<Move>,
+    counter: Arc<Vec<AtomicU64>>,
 }
 
 impl Default for History {
     fn default() -> Self {
         History {
-            butterfly: vec![0; 2 * FROMS * 256],
-            counter: vec![Move::NONE; 2 * MAX_PIECE_TYPES * 256],
+            butterfly: Arc::new((0..2 * FROMS * 256).map(|_| AtomicI32::new(0)).collect()),
+            counter: Arc::new(
+                (0..2 * MAX_PIECE_TYPES * 256)
+                    .map(|_| AtomicU64::new(Move::NONE.0))
+                    .collect(),
+            ),
         }
     }
 }
@@ -34,6 +47,14 @@ fn from_index(m: Move) -> usize {
 }
 
 impl History {
+    /// Forget everything (new game).
+    pub fn clear(&self) {
+        self.butterfly.iter().for_each(|e| e.store(0, Relaxed));
+        self.counter
+            .iter()
+            .for_each(|e| e.store(Move::NONE.0, Relaxed));
+    }
+
     #[inline]
     fn index(stm: usize, m: Move) -> usize {
         (stm * FROMS + from_index(m)) * 256 + m.to() as usize
@@ -41,15 +62,16 @@ impl History {
 
     #[inline]
     pub fn score(&self, stm: usize, m: Move) -> i32 {
-        self.butterfly[Self::index(stm, m)]
+        self.butterfly[Self::index(stm, m)].load(Relaxed)
     }
 
     /// Gravity update: bonuses shrink as the entry approaches the limit.
     #[inline]
-    pub fn update(&mut self, stm: usize, m: Move, bonus: i32) {
-        let e = &mut self.butterfly[Self::index(stm, m)];
+    pub fn update(&self, stm: usize, m: Move, bonus: i32) {
+        let e = &self.butterfly[Self::index(stm, m)];
         let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *e += b - *e * b.abs() / HISTORY_MAX;
+        let v = e.load(Relaxed);
+        e.store(v + b - v * b.abs() / HISTORY_MAX, Relaxed);
     }
 
     /// Index of a previous move for the counter-move table (piece that moved, where to).
@@ -60,13 +82,14 @@ impl History {
 
     #[inline]
     pub fn counter(&self, slot: Option<usize>) -> Move {
-        slot.map(|s| self.counter[s]).unwrap_or(Move::NONE)
+        slot.map(|s| Move(self.counter[s].load(Relaxed)))
+            .unwrap_or(Move::NONE)
     }
 
     #[inline]
-    pub fn set_counter(&mut self, slot: Option<usize>, m: Move) {
+    pub fn set_counter(&self, slot: Option<usize>, m: Move) {
         if let Some(s) = slot {
-            self.counter[s] = m;
+            self.counter[s].store(m.0, Relaxed);
         }
     }
 }

@@ -18,8 +18,8 @@ pub use worker::{MATE, MATE_BOUND};
 use crate::board::Position;
 use crate::movegen::Move;
 use history::History;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use tt::TranspositionTable;
@@ -106,7 +106,7 @@ pub struct Searcher {
     handle: Option<JoinHandle<Outcome>>,
     pool: Arc<rayon::ThreadPool>,
     tt: Arc<TranspositionTable>,
-    histories: Arc<Mutex<Vec<History>>>,
+    history: History,
     last: Option<Outcome>,
 }
 
@@ -137,7 +137,7 @@ impl Searcher {
             handle: None,
             pool: build_pool(1),
             tt: Arc::new(TranspositionTable::new(16)),
-            histories: Arc::new(Mutex::new(Vec::new())),
+            history: History::default(),
             last: None,
         }
     }
@@ -171,9 +171,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.wait();
         self.tt.clear();
-        if let Ok(mut h) = self.histories.lock() {
-            h.clear();
-        }
+        self.history.clear();
     }
     /// Start searching `pos` (which carries the game history for repetitions).
     /// Any running search is stopped first.
@@ -183,9 +181,9 @@ impl Searcher {
         let signals = self.signals.clone();
         let pool = self.pool.clone();
         let tt = self.tt.clone();
-        let histories = self.histories.clone();
+        let history = self.history.clone();
         self.handle = Some(std::thread::spawn(move || {
-            thread::run(&pool, pos, limits, signals, tt, &histories, &callback)
+            thread::run(&pool, pos, limits, signals, tt, &history, &callback)
         }));
     }
 

@@ -101,7 +101,7 @@ pub fn run(
     limits: Limits,
     signals: Arc<Signals>,
     tt: Arc<TranspositionTable>,
-    histories: &Mutex<Vec<History>>,
+    history: &History,
     callback: &Callback,
 ) -> Outcome {
     let start = Instant::now();
@@ -136,24 +136,14 @@ pub fn run(
         deepest_result: Mutex::new((0, Vec::new())),
         busy: BusyMoves::new(threads),
     });
-    let slots: Vec<Mutex<Option<History>>> = {
-        let mut h = histories.lock().unwrap_or_else(|e| e.into_inner());
-        h.resize_with(threads, History::default);
-        h.drain(..).map(|x| Mutex::new(Some(x))).collect()
-    };
     let results = pool.broadcast(|ctx| {
         let i = ctx.index();
-        let hist = slots[i]
-            .lock()
-            .ok()
-            .and_then(|mut s| s.take())
-            .unwrap_or_default();
         let (p, e, g) = if threads == 1 {
             (pos.clone(), eval.clone(), movegen.clone())
         } else {
             private_copy(&pos).unwrap_or_else(|| (pos.clone(), eval.clone(), movegen.clone()))
         };
-        let mut w = Worker::new(i, p, e, g, shared.clone(), hist);
+        let mut w = Worker::new(i, p, e, g, shared.clone(), history.clone());
         w.root_moves = roots.clone();
         if i == 0 {
             w.iterate(
@@ -166,19 +156,10 @@ pub fn run(
             w.iterate(&limits, None, None);
         }
         let rm = &w.root_moves[0];
-        let result = (rm.mv, rm.pv.clone(), rm.score, w.completed_depth, w.nodes);
-        (result, w.into_history())
+        (rm.mv, rm.pv.clone(), rm.score, w.completed_depth, w.nodes)
     });
-    let mut hist_back = Vec::with_capacity(threads);
-    let mut main = None;
-    for (i, (r, h)) in results.into_iter().enumerate() {
-        hist_back.push(h);
-        if i == 0 {
-            main = Some(r);
-        }
-    }
-    *histories.lock().unwrap_or_else(|e| e.into_inner()) = hist_back;
-    let (mut best, mut pv, mut score, mut depth, main_nodes) = main.expect("the main thread ran");
+    let (mut best, mut pv, mut score, mut depth, main_nodes) =
+        results.into_iter().next().expect("the main thread ran");
     // Stopped (clock, stop command) while a helper had already completed a deeper
     // iteration than the main thread: that iteration's move is the better guess.
     if let Some((d, rms)) = shared.iteration_at_least(depth + 1)

@@ -112,6 +112,7 @@ pub struct Worker {
     published: u64,
     seldepth: usize,
     stack: Vec<Frame>,
+    /// Shared with the other threads (history.rs).
     hist: History,
     bufs: Vec<PickBuf>,
     scratch: MoveList,
@@ -222,10 +223,6 @@ impl Worker {
             captures_to_hand,
             quiet_moves_exist,
         }
-    }
-
-    pub fn into_history(self) -> History {
-        self.hist
     }
 
     fn is_main(&self) -> bool {
