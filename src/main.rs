@@ -341,9 +341,6 @@ fn main() -> ExitCode {
             println!("Total time (ms) : {}", total.time.as_millis());
             println!("Nodes searched: {}", total.nodes);
             println!("Nodes/second: {}", (total.nodes as f64 / secs) as u64);
-            if spec.threads > 1 {
-                println!("Main thread nodes: {}", total.main_nodes);
-            }
             ExitCode::SUCCESS
         }
         Some(Command::Book {

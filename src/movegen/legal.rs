@@ -293,13 +293,24 @@ impl Ruleset {
 
     /// The squares of `c`'s pseudo-royal pieces (types with few enough pieces left).
     pub fn pseudo_royals(&self, pos: &Position, c: Color) -> SquareSet {
+        self.pseudo_royals_counted(pos, c, |t| pos.count(c, t))
+    }
+
+    /// The pieces of `c` on the board whose types are pseudo-royal when the type
+    /// has `count(type)` pieces.
+    fn pseudo_royals_counted(
+        &self,
+        pos: &Position,
+        c: Color,
+        count: impl Fn(PieceType) -> u32,
+    ) -> SquareSet {
         let limit = self.variant.extinction_piece_count + 1;
         let mut s = SquareSet::EMPTY;
         let mut ty = self.variant.extinction_piece_types;
         while ty != 0 {
             let t = ty.trailing_zeros() as PieceType;
             ty &= ty - 1;
-            if pos.count(c, t) <= limit {
+            if count(t) <= limit {
                 s |= pos.pieces_of(c, t);
             }
         }
@@ -325,18 +336,8 @@ impl Ruleset {
         let limit = self.variant.extinction_piece_count + 1;
         let types = self.variant.extinction_piece_types;
         // The pieces of `c` whose types were pseudo-royal before the move.
-        let royal_before = |c: Color| {
-            let mut s = SquareSet::EMPTY;
-            let mut ty = types;
-            while ty != 0 {
-                let t = ty.trailing_zeros() as PieceType;
-                ty &= ty - 1;
-                if before[c as usize][t as usize] <= limit {
-                    s |= pos.pieces_of(c, t);
-                }
-            }
-            s
-        };
+        let royal_before =
+            |c: Color| self.pseudo_royals_counted(pos, c, |t| before[c as usize][t as usize]);
         // Did `c` lose one of the pieces that were pseudo-royal before the move?
         let lost = |c: Color| {
             let mut ty = types;
@@ -360,10 +361,10 @@ impl Ruleset {
         }
         let mut ours = royal_before(us);
         let to = m.to();
-        let new_type = pos.piece_at(to).kind();
-        let new_is_extinction = pos.piece_at(to).is_some()
-            && pos.piece_at(to).color() == us
-            && types & 1u64 << new_type != 0;
+        let moved = pos.piece_at(to);
+        let new_type = moved.kind();
+        let new_is_extinction =
+            moved.is_some() && moved.color() == us && types & 1u64 << new_type != 0;
         match m.kind() {
             MoveKind::Drop if new_is_extinction => ours |= SquareSet::single(to),
             MoveKind::Promotion if new_is_extinction => {
@@ -378,23 +379,7 @@ impl Ruleset {
             }
             _ => {}
         }
-        let theirs = royal_before(us.flip());
-        let g = self.variant.geometry;
-        for sq in ours.iter() {
-            // Touching pseudo-royal pieces are immune in blast variants.
-            if self.variant.blast_on_capture
-                && theirs.iter().any(|o| {
-                    (g.file(o) as i32 - g.file(sq) as i32).abs() <= 1
-                        && (g.rank(o) as i32 - g.rank(sq) as i32).abs() <= 1
-                })
-            {
-                continue;
-            }
-            if self.attacked_by(pos, sq, us.flip()) {
-                return false;
-            }
-        }
-        true
+        !self.any_attacked(pos, us, ours, royal_before(us.flip()))
     }
 
     /// Is a pseudo-royal piece of `c` attacked (touching enemy pseudo-royals are
@@ -402,24 +387,22 @@ impl Ruleset {
     pub fn pseudo_royal_attacked(&self, pos: &Position, c: Color) -> bool {
         let ours = self.pseudo_royals(pos, c);
         let theirs = self.pseudo_royals(pos, c.flip());
+        self.any_attacked(pos, c, ours, theirs)
+    }
+
+    /// Is one of `ours` (pseudo-royal pieces of `c`) attacked by the other side?
+    /// In blast variants a piece touching one of `theirs` (the enemy's pseudo-royal
+    /// pieces) is immune: capturing it would blow up the capturer's own.
+    fn any_attacked(&self, pos: &Position, c: Color, ours: SquareSet, theirs: SquareSet) -> bool {
         let g = self.variant.geometry;
-        for sq in ours.iter() {
-            if self.variant.blast_on_capture
+        ours.iter().any(|sq| {
+            let immune = self.variant.blast_on_capture
                 && theirs.iter().any(|o| {
-                    let (df, dr) = (
-                        g.file(o) as i32 - g.file(sq) as i32,
-                        g.rank(o) as i32 - g.rank(sq) as i32,
-                    );
-                    df.abs() <= 1 && dr.abs() <= 1
-                })
-            {
-                continue;
-            }
-            if self.attacked_by(pos, sq, c.flip()) {
-                return true;
-            }
-        }
-        false
+                    (g.file(o) as i32 - g.file(sq) as i32).abs() <= 1
+                        && (g.rank(o) as i32 - g.rank(sq) as i32).abs() <= 1
+                });
+            !immune && self.attacked_by(pos, sq, c.flip())
+        })
     }
 
     /// Placement rule: while pieces of the must-drop type are in hand, only drops.

@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 /// Variant definitions the bench falls back on for names the binary does not build in.
 pub const BENCH_VARIANTS_INI: &str = include_str!("../../tests/data/search/bench-variants.ini");
 
+/// The depth for the start position of a variant the table does not have.
+const START_DEPTH: u32 = 12;
+
 /// (variant, FEN (empty = the variant's start position), depth). The depths are
 /// chosen so that every position costs about the same (0.2 to 1 s at one thread):
 /// a bench dominated by one position would measure only that position.
@@ -101,10 +104,6 @@ pub struct BenchLine {
 
 pub struct BenchTotal {
     pub nodes: u64,
-    /// Nodes of the main thread alone (equal to `nodes` at one thread): with
-    /// several threads, fewer main-thread nodes to reach the depth is the
-    /// time-to-depth gain without the noise of a shared machine's clock.
-    pub main_nodes: u64,
     pub time: Duration,
 }
 
@@ -152,14 +151,15 @@ pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> BenchTota
     searcher.set_threads(threads);
     searcher.set_hash_mb(spec.hash_mb.max(1));
     let mut total_nodes = 0;
-    let mut main_nodes = 0;
     let mut total_time = Duration::ZERO;
     let quiet: Callback = Arc::new(|_| {});
     // (A start position asked for by name gets the depth of the variant's start
-    // position in the table, else the chess start's.)
+    // position in the table, else START_DEPTH.)
     let start_depth = |name: &str| {
-        let of = |n: &str| POSITIONS.iter().find(|(v, f, _)| f.is_empty() && *v == n);
-        of(name).or_else(|| of("chess")).map_or(12, |p| p.2)
+        POSITIONS
+            .iter()
+            .find(|(v, f, _)| f.is_empty() && *v == name)
+            .map_or(START_DEPTH, |p| p.2)
     };
     let positions: Vec<(&str, &str, u32)> = if spec.variants.is_empty() {
         POSITIONS.to_vec()
@@ -204,7 +204,6 @@ pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> BenchTota
             out.nodes
         };
         total_nodes += nodes;
-        main_nodes += out.main_nodes;
         total_time += time;
         line(&BenchLine {
             index: i + 1,
@@ -223,7 +222,6 @@ pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> BenchTota
     }
     BenchTotal {
         nodes: total_nodes,
-        main_nodes,
         time: total_time,
     }
 }

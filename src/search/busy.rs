@@ -65,6 +65,54 @@ impl BusyMoves {
     }
 }
 
+/// The moves one node put off, searched after its other moves: each with the move
+/// number it had (reductions and pruning depend on it), one that no thread is busy
+/// with any more first (its result is in the table now). Full: nothing more is put
+/// off.
+pub struct PutOff<const N: usize> {
+    moves: [(Move, usize); N],
+    len: usize,
+    next: usize,
+}
+
+impl<const N: usize> PutOff<N> {
+    pub fn new() -> Self {
+        PutOff {
+            moves: [(Move::NONE, 0); N],
+            len: 0,
+            next: 0,
+        }
+    }
+
+    /// Put `mv` (move number `number`) off; false when there is no room.
+    #[inline]
+    pub fn push(&mut self, mv: Move, number: usize) -> bool {
+        if self.len == N {
+            return false;
+        }
+        self.moves[self.len] = (mv, number);
+        self.len += 1;
+        true
+    }
+
+    /// The next move to search of those put off, and its number.
+    #[inline]
+    pub fn pop(&mut self, busy: &BusyMoves, key: u64) -> Option<(Move, usize)> {
+        if self.next == self.len {
+            return None;
+        }
+        let rest = &mut self.moves[self.next..self.len];
+        if let Some(j) = rest
+            .iter()
+            .position(|&(m, _)| !busy.is_busy(BusyMoves::tag(key, m)))
+        {
+            rest[..=j].rotate_right(1);
+        }
+        self.next += 1;
+        Some(self.moves[self.next - 1])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +134,18 @@ mod tests {
         assert!(!busy.is_busy(a));
         // The zero key and move still make a tag that is not "free".
         assert_ne!(BusyMoves::tag(0, Move(0)), 0);
+    }
+
+    #[test]
+    fn put_off_moves_come_back_not_busy_first() {
+        let busy = BusyMoves::new(2);
+        let mut later = PutOff::<2>::new();
+        assert!(later.push(Move(7), 2));
+        assert!(later.push(Move(8), 3));
+        assert!(!later.push(Move(9), 4));
+        busy.enter(BusyMoves::tag(5, Move(7)));
+        assert_eq!(later.pop(&busy, 5), Some((Move(8), 3)));
+        assert_eq!(later.pop(&busy, 5), Some((Move(7), 2)));
+        assert_eq!(later.pop(&busy, 5), None);
     }
 }

@@ -19,20 +19,18 @@ pub const HISTORY_MAX: i32 = 16384;
 #[derive(Clone)]
 pub struct History {
     /// [color][from or 256+dropped type][to]
-    butterfly: Arc<Vec<AtomicI32>>,
+    butterfly: Arc<[AtomicI32]>,
     /// [moved piece index][to] of the previous move -> the move that refuted it.
-    counter: Arc<Vec<AtomicU64>>,
+    counter: Arc<[AtomicU64]>,
 }
 
 impl Default for History {
     fn default() -> Self {
         History {
-            butterfly: Arc::new((0..2 * FROMS * 256).map(|_| AtomicI32::new(0)).collect()),
-            counter: Arc::new(
-                (0..2 * MAX_PIECE_TYPES * 256)
-                    .map(|_| AtomicU64::new(Move::NONE.0))
-                    .collect(),
-            ),
+            butterfly: (0..2 * FROMS * 256).map(|_| AtomicI32::new(0)).collect(),
+            counter: (0..2 * MAX_PIECE_TYPES * 256)
+                .map(|_| AtomicU64::new(Move::NONE.0))
+                .collect(),
         }
     }
 }

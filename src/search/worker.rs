@@ -3,7 +3,7 @@
 //! reverse futility, late-move reductions and pruning), all scored by the variant's
 //! own game-end rules.
 
-use super::busy::{BusyMoves, DEFER_DEPTH};
+use super::busy::{BusyMoves, DEFER_DEPTH, PutOff};
 use super::history::{HISTORY_MAX, History, last_mover};
 use super::movegen_fast::FastGen;
 use super::movepick::{MovePicker, PickBuf};
@@ -484,22 +484,26 @@ impl Worker {
         // Root moves another thread is searching are put off to the end (busy.rs).
         let may_defer = self.smp && depth >= DEFER_DEPTH;
         let key = self.pos.key();
-        let mut deferred = Vec::new();
-        let mut k = 0;
-        while k < n - start + deferred.len() {
-            let i = if k < n - start {
-                start + k
-            } else {
-                deferred[k - (n - start)]
+        let mut put_off = PutOff::<64>::new();
+        let mut fresh = start..n;
+        loop {
+            let (i, first_pass) = match fresh.next() {
+                Some(i) => (i, true),
+                None => match put_off.pop(&self.shared.busy, key) {
+                    Some((_, i)) => (i, false),
+                    None => break,
+                },
             };
-            k += 1;
             let m = self.root_moves[i].mv;
             let busy_tag = may_defer.then(|| BusyMoves::tag(key, m));
+            if first_pass
+                && i > start
+                && busy_tag.is_some_and(|t| self.shared.busy.is_busy(t))
+                && put_off.push(m, i)
+            {
+                continue;
+            }
             if let Some(tag) = busy_tag {
-                if i > start && k <= n - start && self.shared.busy.is_busy(tag) {
-                    deferred.push(i);
-                    continue;
-                }
                 self.shared.busy.enter(tag);
             }
             let capture = self.rules.is_capture(&self.pos, m);
@@ -691,21 +695,19 @@ impl Worker {
 
         let mut best = -INF;
         let mut best_move = Move::NONE;
-        // Legal moves met so far; `legal` in the loop is the current move's number.
+        // Legal moves met so far.
         let mut legal_moves = 0;
         let mut quiets: [Move; 64] = [Move::NONE; 64];
         let mut n_quiets = 0;
         let rules = self.rules.clone();
         let eval_arc = self.eval.clone();
-        // Moves put off because another thread is searching them (see busy.rs):
-        // searched after the others, in the order they were put off, each with the
-        // move number it had (reductions and pruning depend on it).
+        // Moves another thread is searching are put off to the end (busy.rs).
         let may_defer = self.smp && depth >= DEFER_DEPTH;
-        let mut deferred = [(Move::NONE, 0); 32];
-        let (mut n_deferred, mut replayed) = (0, 0);
+        let mut put_off = PutOff::<32>::new();
         let mut picker_done = false;
         loop {
-            let (m, legal) = if !picker_done
+            // `legal`: the move's number among the legal moves.
+            let (m, legal, first_pass) = if !picker_done
                 && let Some(m) = picker.next(
                     &rules,
                     &self.movegen,
@@ -718,30 +720,21 @@ impl Worker {
                     continue;
                 }
                 legal_moves += 1;
-                if may_defer
-                    && legal_moves > 1
-                    && n_deferred < deferred.len()
-                    && self.shared.busy.is_busy(BusyMoves::tag(key, m))
-                {
-                    deferred[n_deferred] = (m, legal_moves);
-                    n_deferred += 1;
-                    continue;
-                }
-                (m, legal_moves)
-            } else if replayed < n_deferred {
+                (m, legal_moves, true)
+            } else if let Some((m, number)) = put_off.pop(&self.shared.busy, key) {
                 picker_done = true;
-                // Among the moves put off, one the other threads have finished with
-                // first (its result is in the table now).
-                if let Some(j) = (replayed..n_deferred)
-                    .find(|&j| !self.shared.busy.is_busy(BusyMoves::tag(key, deferred[j].0)))
-                {
-                    deferred[replayed..=j].rotate_right(1);
-                }
-                replayed += 1;
-                deferred[replayed - 1]
+                (m, number, false)
             } else {
                 break;
             };
+            let busy_tag = may_defer.then(|| BusyMoves::tag(key, m));
+            if first_pass
+                && legal > 1
+                && busy_tag.is_some_and(|t| self.shared.busy.is_busy(t))
+                && put_off.push(m, legal)
+            {
+                continue;
+            }
             let capture = rules.is_capture(&self.pos, m);
             let quiet = !capture && m.kind() != MoveKind::Promotion;
             let is_killer = self.stack[ply].killers.contains(&m) || m == counter;
@@ -769,7 +762,6 @@ impl Worker {
             }
             let ext = (gives_check && (ply as i32) < 2 * self.root_depth) as i32;
             let new_depth = depth - 1 + ext;
-            let busy_tag = may_defer.then(|| BusyMoves::tag(key, m));
             if let Some(tag) = busy_tag {
                 self.shared.busy.enter(tag);
             }
