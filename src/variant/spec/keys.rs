@@ -7,7 +7,7 @@
 //! deprecated rank keys. Errors come out in that order too. Adding a key is adding
 //! a row.
 
-use super::{Region, SlotSet, Spec, U, region_all, region_file, region_rank};
+use super::{Region, SlotSet, Spec, U, region_file, region_rank};
 use crate::variant::ini::{Entry, Section};
 use crate::variant::pieces::{
     BUILTIN_PIECES, capitalized, custom_slot_number, unsupported_builtin,
@@ -695,17 +695,18 @@ fn parse_piece_type(spec: &Spec, value: &str) -> Result<Option<String>, String> 
     }
 }
 
-/// `a1 b2 *3 c*`, or `-` for none.
+/// Squares (`a1`), ranks (`*3`) and files (`c*`), read as Fairy-Stockfish reads
+/// them: up to the end of the value or up to a `-` or a lone `*`, so `-` alone and
+/// `*` alone are both the empty region (not the whole board: Fairy-Stockfish has
+/// no symbol for every square, and Menagerie reads a file as it does).
 fn parse_region(value: &str) -> Result<Region, String> {
     let mut r = Region::EMPTY;
     for sym in value.split_whitespace() {
-        if sym == "-" {
+        if sym == "-" || sym == "*" {
             break;
         }
         let b = sym.as_bytes();
-        if sym == "*" {
-            r |= region_all();
-        } else if b[0] == b'*' {
+        if b[0] == b'*' {
             let n: u8 = sym[1..]
                 .parse()
                 .map_err(|_| format!("'{sym}' is not a rank"))?;
