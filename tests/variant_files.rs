@@ -45,3 +45,25 @@ dropRegionWhite = a3 * a4
     assert_eq!(drops(&set, "star-middle", fen), vec!["N@a3".to_string()]);
     assert_eq!(drops(&set, "crazyhouse", fen).len(), 32);
 }
+
+#[test]
+fn a_byte_order_mark_starts_no_line() {
+    let mut set = VariantSet::builtin();
+    let report = set.load_str(
+        "bom.ini",
+        "\u{feff}[bom:chess]\ncastling = false\n\n[bom-key:chess]\nfrobnicate = 1\n",
+    );
+    assert_eq!(report.loaded, vec!["bom".to_string()]);
+    let msgs: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(msgs, ["bom.ini:5: [bom-key] frobnicate = 1: unknown key"]);
+    assert!(!set.get("bom").expect("loaded").castling);
+
+    // A mark before a comment or a key: line numbers are unchanged.
+    let report = set.load_str("bom2.ini", "\u{feff}stray = 1\n[ok:chess]\n");
+    let msgs: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        msgs,
+        ["bom2.ini:1: stray = 1: a key outside of any [section]"]
+    );
+    assert_eq!(report.loaded, vec!["ok".to_string()]);
+}
