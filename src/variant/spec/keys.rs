@@ -453,8 +453,9 @@ impl<'a> Applier<'a> {
         spec.add_slot(name, first, betza);
     }
 
-    /// `mobilityRegionWhite<Piece>` / `mobilityRegionBlack<Piece>`, for every piece
-    /// key name (defined or not), in key order.
+    /// `mobilityRegionWhite<Piece>` / `mobilityRegionBlack<Piece>`, in key order, for
+    /// the names of [`Self::piece_key_names`]: every built-in name, but only the
+    /// custom pieces this section declares (Fairy-Stockfish also takes the others).
     fn read_mobility_regions(&mut self, spec: &mut Spec, names: &[String]) {
         let region_keys: Vec<(String, String, usize)> = self
             .entries
