@@ -3,6 +3,7 @@
 mod protocol;
 
 use clap::{Parser, Subcommand};
+use menagerie::board::fen::FenError;
 use menagerie::board::{Position, RankNumbering};
 use menagerie::movegen::bench_piece::piece_targets;
 use menagerie::movegen::{Ruleset, notation, perft, perft_divide};
@@ -199,8 +200,12 @@ fn main() -> ExitCode {
             let mut pos = match &fen {
                 Some(f) => match Position::from_fen(&rules, f) {
                     Ok(p) => p,
-                    Err(e) => {
+                    Err(FenError::Syntax(e)) => {
                         eprintln!("error: bad FEN: {e}");
+                        return ExitCode::from(1);
+                    }
+                    Err(FenError::Illegal(e)) => {
+                        eprintln!("error: illegal position: {e}");
                         return ExitCode::from(1);
                     }
                 },
