@@ -9,6 +9,7 @@ mod fallback;
 mod game_end;
 mod highlight;
 mod io;
+mod options;
 mod uci;
 mod wire;
 pub mod xboard;
@@ -30,7 +31,8 @@ pub enum Protocol {
 pub fn run(variants: VariantSet, forced: Option<Protocol>) {
     let (tx, rx) = mpsc::channel();
     io::spawn_stdin_reader(tx.clone());
-    let ctl = Controller::new(variants, tx);
+    let mut ctl = Controller::new(variants, tx);
+    options::apply_defaults(&mut ctl);
     let (protocol, first) = match forced {
         Some(p) => (p, None),
         None => loop {

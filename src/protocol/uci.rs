@@ -2,22 +2,22 @@
 //! even while searching, and reports every search with exactly one `bestmove`.
 //! Input it cannot use is ignored with an `info string` that says why.
 
+use super::Protocol;
 use super::controller::{Controller, Wake};
 use super::fallback;
 use super::io::{Input, Output};
+use super::options::{self, Applied, Settings};
 use super::wire;
 use menagerie::board::{Color, Position};
 use menagerie::movegen::{Move, perft_divide};
 use menagerie::search::{Event, Info, Limits, Score};
 use std::collections::VecDeque;
-use std::path::Path;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 const ENGINE_NAME: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
-const DEFAULT_HASH_MB: usize = 16;
-const MAX_HASH_MB: usize = 65536;
-const MAX_THREADS: usize = 512;
+/// Options GUIs set that the engine accepts and does not use.
+const SILENTLY_ACCEPTED: [&str; 2] = ["UCI_AnalyseMode", "UCI_Opponent"];
 const MAX_PERFT_DEPTH: u32 = 64;
 
 /// A UCI command, parsed.
@@ -106,8 +106,7 @@ pub struct Session {
     /// The clock-based budget of a ponder search, applied at `ponderhit`.
     ponder_budget: Option<Duration>,
     debug: bool,
-    multi_pv: usize,
-    own_book: bool,
+    settings: Settings,
     /// `searchmoves` and depth limit of the running search (for the fallback move).
     search_moves: Vec<Move>,
     search_depth: Option<u32>,
@@ -126,8 +125,7 @@ impl Session {
             deadline: None,
             ponder_budget: None,
             debug: false,
-            multi_pv: 1,
-            own_book: false,
+            settings: Settings::default(),
             search_moves: Vec::new(),
             search_depth: None,
         }
@@ -287,64 +285,30 @@ impl Session {
     fn identify(&mut self) {
         self.out.line(&format!("id name {ENGINE_NAME}"));
         self.out.line("id author the Menagerie developers");
-        self.out.line(&format!(
-            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"
-        ));
-        self.out
-            .line("option name Threads type spin default 1 min 1 max 512");
-        self.out
-            .line("option name MultiPV type spin default 1 min 1 max 64");
-        self.out.line("option name Ponder type check default false");
-        self.out
-            .line("option name OwnBook type check default false");
-        self.out.line("option name Clear Hash type button");
-        let current = self.ctl.variant().name.clone();
-        let vars: String = self
-            .ctl
-            .variants()
-            .names()
-            .map(|n| format!(" var {n}"))
-            .collect();
-        self.out.line(&format!(
-            "option name UCI_Variant type combo default {current}{vars}"
-        ));
-        self.out
-            .line("option name VariantPath type string default <empty>");
-        self.out
-            .line("option name UCI_Chess960 type check default false");
+        for option in &options::OPTIONS {
+            if let Some(line) = option.uci_line(&self.ctl) {
+                self.out.line(&line);
+            }
+        }
         self.out.line("uciok");
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let number = |v: Option<&str>| v.and_then(|s| s.trim().parse::<usize>().ok());
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => match number(value) {
-                Some(mb) if (1..=MAX_HASH_MB).contains(&mb) => self.ctl.set_hash_mb(mb),
-                _ => self.info_string(&format!("ignored: Hash needs a size in MB, not {value:?}")),
-            },
-            "threads" => match number(value) {
-                Some(n) if (1..=MAX_THREADS).contains(&n) => self.ctl.set_threads(n),
-                _ => self.info_string(&format!("ignored: Threads needs a number, not {value:?}")),
-            },
-            "multipv" => match number(value) {
-                Some(n) if (1..=64).contains(&n) => self.multi_pv = n,
-                _ => self.info_string(&format!("ignored: MultiPV must be 1 to 64, not {value:?}")),
-            },
-            "ponder" | "uci_chess960" | "uci_analysemode" | "uci_opponent" => {}
-            "ownbook" => self.own_book = value.is_some_and(|v| v.eq_ignore_ascii_case("true")),
-            "clear hash" => self.ctl.clear_hash(),
-            "uci_variant" => {
-                let v = value.unwrap_or("").trim();
-                if let Err(e) = self.ctl.select_variant(v) {
-                    self.info_string(&format!("ignored: {e}"));
-                }
+        let Some(option) = options::find(Protocol::Uci, name) else {
+            if !SILENTLY_ACCEPTED
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(name))
+            {
+                self.info_string(&format!("ignored: unknown option '{name}'"));
             }
-            "variantpath" => {
-                let path = value.unwrap_or("").trim();
-                if path.is_empty() || path == "<empty>" {
-                    return;
-                }
-                let (loaded, errors) = self.ctl.load_variant_file(Path::new(path));
+            return;
+        };
+        let applied = option
+            .parse(name, value)
+            .and_then(|v| options::apply(option, v, &mut self.ctl, &mut self.settings));
+        match applied {
+            Ok(Applied::Done) => {}
+            Ok(Applied::VariantFile { loaded, errors }) => {
                 for e in &errors {
                     self.info_string(&format!("variant file error: {e}"));
                 }
@@ -352,7 +316,7 @@ impl Session {
                     self.info_string(&format!("loaded variants: {}", loaded.join(" ")));
                 }
             }
-            _ => self.info_string(&format!("ignored: unknown option '{name}'")),
+            Err(why) => self.info_string(&format!("ignored: {why}")),
         }
     }
 
@@ -384,7 +348,7 @@ impl Session {
         }
         let us = self.ctl.position().side_to_move();
         let mut limits = Limits {
-            multi_pv: self.multi_pv,
+            multi_pv: self.settings.multi_pv,
             move_overhead: Duration::from_millis(20),
             ..Limits::default()
         };
@@ -433,7 +397,7 @@ impl Session {
             }
             i += used;
         }
-        if self.own_book
+        if self.settings.book
             && !limits.infinite
             && !limits.ponder
             && let Some(&(m, _)) = self.ctl.book_moves().first()

@@ -15,6 +15,7 @@ mod thinking;
 use super::controller::{Controller, Wake};
 use super::highlight::{MoveEntry, Reply};
 use super::io::{Input, Output};
+use super::options::{self, Settings};
 use super::wire;
 use super::xboard::{self, XbVariant};
 use clock::Clock;
@@ -82,8 +83,7 @@ pub struct Session {
     debug: bool,
     paused: bool,
     draw_offered: bool,
-    book_enabled: bool,
-    multi_pv: usize,
+    settings: Settings,
     /// The reply the engine expects (for `hint` and pondering).
     expected_reply: Option<Move>,
     /// Moves excluded from analysis.
@@ -124,8 +124,7 @@ impl Session {
             debug: false,
             paused: false,
             draw_offered: false,
-            book_enabled: false,
-            multi_pv: 1,
+            settings: Settings::default(),
             expected_reply: None,
             excluded: Vec::new(),
             claimed: false,
@@ -415,7 +414,7 @@ impl Session {
             Stat => self.stat(),
             Pause => self.paused = true,
             Resume => self.paused = false,
-            Memory(mb) => self.ctl.set_hash_mb(mb.max(1)),
+            Memory(mb) => self.ctl.set_hash_mb(mb),
             Cores(n) => self.ctl.set_threads(n),
             Option(name, value) => self.option(&name, value.as_deref(), line),
             Exclude(m) => self.exclude(m.as_deref(), true, line),
@@ -449,25 +448,32 @@ impl Session {
     }
 
     fn features(&mut self) {
-        let mut names: Vec<String> = Vec::new();
-        for n in self.ctl.variants().names() {
-            let x = xboard::xboard_name(n).to_string();
-            if !names.contains(&x) && !x.contains([',', ' ', '"']) {
-                names.push(x);
-            }
-        }
         self.out.line("feature done=0");
         self.out.line(&format!(
             "feature myname=\"{ENGINE_NAME}\" ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 \
              reuse=1 analyze=1 colors=0 playother=1 pause=1 nps=1 debug=1 memory=1 smp=1 exclude=1 \
              highlight=1 name=0 san=0"
         ));
-        self.out
-            .line(&format!("feature variants=\"{}\"", names.join(",")));
-        self.out.line("feature option=\"VariantPath -file \"");
-        self.out.line("feature option=\"MultiPV -spin 1 1 64\"");
-        self.out.line("feature option=\"Book -check 0\"");
-        self.out.line("feature option=\"Clear Hash -button\"");
+        let variants = self.variants_feature();
+        self.out.line(&variants);
+        for option in &options::OPTIONS {
+            if let Some(line) = option.cecp_line() {
+                self.out.line(&line);
+            }
+        }
         self.out.line("feature done=1");
+    }
+
+    /// `feature variants="..."`: every loaded variant under the name XBoard knows it
+    /// by, once, leaving out names the feature's syntax cannot carry.
+    fn variants_feature(&self) -> String {
+        let mut names: Vec<&str> = Vec::new();
+        for n in self.ctl.variants().names() {
+            let x = xboard::xboard_name(n);
+            if !names.contains(&x) && !x.contains([',', ' ', '"']) {
+                names.push(x);
+            }
+        }
+        format!("feature variants=\"{}\"", names.join(","))
     }
 }

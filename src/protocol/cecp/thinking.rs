@@ -54,7 +54,7 @@ impl Session {
     pub(super) fn think_limits(&self) -> menagerie::search::Limits {
         let moves_made = self.ctl.position().game_ply() / 2;
         let mut limits = self.clock.limits(moves_made);
-        limits.multi_pv = self.multi_pv;
+        limits.multi_pv = self.settings.multi_pv;
         limits
     }
 
@@ -75,7 +75,7 @@ impl Session {
             self.ctl.set_threads(n);
         }
         if let Some(mb) = self.pending_hash.take() {
-            self.ctl.set_hash_mb(mb.max(1));
+            self.ctl.set_hash_mb(mb);
         }
         let stm = self.ctl.position().side_to_move();
         if self.failed_key == Some(self.ctl.position().key())
@@ -88,7 +88,7 @@ impl Session {
             Mode::Analyze => {
                 let mut limits = menagerie::search::Limits {
                     infinite: true,
-                    multi_pv: self.multi_pv,
+                    multi_pv: self.settings.multi_pv,
                     ..Default::default()
                 };
                 limits.exclude_moves = self.excluded.clone();
@@ -100,7 +100,7 @@ impl Session {
                     self.mode = Mode::Force;
                     return;
                 }
-                if self.book_enabled
+                if self.settings.book
                     && let Some(&(m, _)) = self.ctl.book_moves().first()
                 {
                     // A book move takes no thinking time; with `post` it is shown as a
