@@ -198,6 +198,12 @@ impl Controller {
         id == self.search_id
     }
 
+    /// End the session: the search is told to stop, the process exits.
+    pub fn quit(&self) -> ! {
+        self.searcher.signal_stop();
+        std::process::exit(0)
+    }
+
     /// Ask the running search to finish; it still reports a best move.
     pub fn stop_search(&self) {
         self.searcher.signal_stop();

@@ -1,9 +1,13 @@
 //! The protocol layer: XBoard/WinBoard (CECP v2) and UCI, both thin skins over one
-//! [`controller::Controller`]. The first input line picks the protocol (`uci`, or
-//! anything else for CECP, whose first line is `xboard`); a reader thread feeds stdin
-//! into the session's channel so that the engine answers while it searches.
+//! [`controller::Controller`]. What both share is written once: the options
+//! ([`options`]: UCI option lines and CECP `feature option` lines come from one table)
+//! and the protocol core ([`common`]: engine name, move overhead, emergency stop,
+//! fallback budget, input backlog). The first input line picks the protocol (`uci`,
+//! or anything else for CECP, whose first line is `xboard`); a reader thread feeds
+//! stdin into the session's channel so that the engine answers while it searches.
 
 mod cecp;
+mod common;
 mod controller;
 mod fallback;
 mod game_end;

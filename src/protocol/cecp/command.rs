@@ -1,6 +1,7 @@
 //! CECP input lines → typed commands. Parsing looks at the text only; whether a
 //! command makes sense now is the session's business.
 
+use crate::protocol::common::MAX_REQUESTED_COUNT;
 use crate::protocol::options;
 use std::time::Duration;
 
@@ -128,7 +129,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "level" => Level(parse_level(rest).map_err(ParseError::BadParameters)?),
         "st" => St(parse_seconds(rest)
             .ok_or_else(|| ParseError::BadParameters("st needs seconds".into()))?),
-        "sd" => Sd(non_negative("the depth")?.clamp(0, 1000) as u32),
+        "sd" => Sd(non_negative("the depth")?.min(MAX_REQUESTED_COUNT as i64) as u32),
         "nps" => Nps(non_negative("the node rate")? as u64),
         "time" => Time(number("the time")?),
         "otim" => Otim(number("the time")?),

@@ -12,6 +12,7 @@ mod command;
 mod game;
 mod thinking;
 
+use super::common::{Backlog, ENGINE_NAME, emergency_budget};
 use super::controller::{Controller, Wake};
 use super::highlight::{MoveEntry, Reply};
 use super::io::{Input, Output};
@@ -23,7 +24,6 @@ use command::{Command, ParseError};
 use menagerie::board::{Color, Position};
 use menagerie::movegen::Move;
 use menagerie::search::Info;
-use std::collections::VecDeque;
 use std::sync::mpsc::Receiver;
 use std::time::Instant;
 
@@ -67,10 +67,7 @@ pub struct Session {
     /// Set while waiting for a stopped search to report its end.
     aborting: Option<Abort>,
     /// Lines to execute once the search has ended.
-    backlog: VecDeque<String>,
-    /// The line being handled came from the backlog: if it has to wait again, it
-    /// goes back to the front so that later lines keep their place behind it.
-    replaying: bool,
+    backlog: Backlog,
     /// The position the running search started from (for PV text).
     search_root: Option<Position>,
     search_started: Instant,
@@ -100,8 +97,6 @@ pub struct Session {
     failed_key: Option<u64>,
 }
 
-const ENGINE_NAME: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
-
 impl Session {
     pub fn new(ctl: Controller) -> Session {
         let xb = XbVariant::new(ctl.variant());
@@ -112,8 +107,7 @@ impl Session {
             mode: Mode::Plays(Color::Black),
             activity: Activity::Idle,
             aborting: None,
-            backlog: VecDeque::new(),
-            replaying: false,
+            backlog: Backlog::default(),
             search_root: None,
             search_started: Instant::now(),
             deadline: None,
@@ -147,12 +141,7 @@ impl Session {
             // answered during the search are not held up by it).
             let ping_waits = self.activity == Activity::Think
                 && self.backlog.front().is_some_and(|l| l.starts_with("ping"));
-            let next = if self.aborting.is_none() && !ping_waits {
-                self.backlog.pop_front()
-            } else {
-                None
-            };
-            self.replaying = next.is_some();
+            let next = self.backlog.next(self.aborting.is_none() && !ping_waits);
             let input = match next {
                 Some(line) => Input::Line(line),
                 None => match self.receive(&rx) {
@@ -163,7 +152,7 @@ impl Session {
             match input {
                 Input::Line(line) => self.on_line(line),
                 Input::Search(id, event) => self.on_search_event(id, event),
-                Input::Eof => self.quit(),
+                Input::Eof => self.ctl.quit(),
             }
             self.start_activity();
         }
@@ -187,11 +176,6 @@ impl Session {
         }
     }
 
-    fn quit(&mut self) -> ! {
-        self.ctl.stop_search();
-        std::process::exit(0)
-    }
-
     fn debug_line(&mut self, text: &str) {
         if self.debug {
             self.out.line(&format!("# {text}"));
@@ -208,7 +192,7 @@ impl Session {
         // Edit mode takes every line except the two that must always work.
         if self.edit.is_some() {
             match command::parse(&line) {
-                Ok(Command::Quit) => self.quit(),
+                Ok(Command::Quit) => self.ctl.quit(),
                 Ok(Command::Ping(n)) => self.out.line(&format!("pong {n}")),
                 _ => self.on_edit_line(&line),
             }
@@ -229,11 +213,11 @@ impl Session {
             }
         };
         if matches!(cmd, Command::Quit) {
-            self.quit();
+            self.ctl.quit();
         }
         if self.aborting.is_some() {
             // Order is kept: everything waits for the stopped search.
-            self.defer(line);
+            self.backlog.defer(line);
             return;
         }
         if self.activity != Activity::Idle {
@@ -241,7 +225,7 @@ impl Session {
                 None => return,
                 Some(abort) => {
                     self.abort(abort);
-                    self.defer(line);
+                    self.backlog.defer(line);
                     return;
                 }
             }
@@ -296,7 +280,7 @@ impl Session {
                     self.activity = Activity::Think;
                     self.search_started = Instant::now();
                     let limits = self.think_limits();
-                    self.deadline = self.clock.deadline(&limits).map(|d| Instant::now() + d);
+                    self.deadline = emergency_budget(&limits).map(|d| Instant::now() + d);
                     self.debug_line("ponder hit");
                     return None;
                 }
@@ -315,20 +299,11 @@ impl Session {
         None
     }
 
-    /// Keep a line for after the running search, in arrival order.
-    fn defer(&mut self, line: String) {
-        if self.replaying {
-            self.backlog.push_front(line);
-        } else {
-            self.backlog.push_back(line);
-        }
-    }
-
     /// Keep a ping for after the move; later lines that must wait keep their turn
     /// behind it.
     fn backlog_ping(&mut self, cmd: &Command) {
         if let Command::Ping(n) = cmd {
-            self.defer(format!("ping {n}"));
+            self.backlog.defer(format!("ping {n}"));
         }
     }
 
@@ -350,7 +325,7 @@ impl Session {
             Rejected(_) | Info => {}
             New => self.new_game(),
             Variant(name) => self.variant(&name, line),
-            Quit => self.quit(),
+            Quit => self.ctl.quit(),
             Random => {}
             Force => self.mode = Mode::Force,
             Go => self.mode = Mode::Plays(self.ctl.position().side_to_move()),

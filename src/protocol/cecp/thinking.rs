@@ -2,12 +2,13 @@
 //! events (thinking output, the move), and the fallback when a search dies.
 
 use super::{Abort, Activity, Mode, Session};
+use crate::protocol::common::emergency_budget;
 use crate::protocol::fallback;
 use crate::protocol::wire;
 use menagerie::board::Position;
 use menagerie::movegen::Move;
 use menagerie::search::{Event, Info, Score};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 impl Session {
     /// The search thread ended without a best move: play a fallback move if one was
@@ -25,14 +26,8 @@ impl Session {
         if !playing && !analysing {
             return;
         }
-        let budget = self
-            .clock
-            .limits(0)
-            .movetime
-            .unwrap_or(Duration::from_millis(300))
-            .min(Duration::from_millis(300));
-        let depth = self.clock.max_depth.unwrap_or(4);
-        let Some(c) = fallback::choose(self.ctl.position(), budget, depth, &[]) else {
+        let limits = self.think_limits();
+        let Some(c) = fallback::choose(self.ctl.position(), &limits) else {
             if playing {
                 self.play_move(Move::NONE, None);
             }
@@ -114,7 +109,7 @@ impl Session {
                     return;
                 }
                 let limits = self.think_limits();
-                self.deadline = self.clock.deadline(&limits).map(|d| Instant::now() + d);
+                self.deadline = emergency_budget(&limits).map(|d| Instant::now() + d);
                 let pos = self.ctl.position().clone();
                 self.start_search(pos, limits, Activity::Think);
             }
