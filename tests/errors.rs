@@ -1,7 +1,7 @@
 //! Bad input never panics: variant files, FENs and XBetza give errors that say where
 //! and why.
 
-use menagerie::board::{Position, RankNumbering};
+use menagerie::board::{Color, Position, RankNumbering, SetupError, fen};
 use menagerie::movegen::{Ruleset, notation};
 use menagerie::variant::VariantSet;
 use menagerie::xbetza::{self, Dialect};
@@ -187,11 +187,61 @@ fn bad_fens_are_errors() {
         ),
     ] {
         let e = Position::from_fen(&rules, fen).unwrap_err();
-        assert_eq!(e.0, why, "FEN '{fen}'");
+        assert_eq!(e.to_string(), why, "FEN '{fen}'");
     }
     // Missing trailing fields are fine.
     assert!(Position::from_fen(&rules, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").is_ok());
     assert!(Position::from_fen(&rules, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b").is_ok());
+}
+
+/// FENs that read but cannot be played are refused by `Position::from_setup` (the one
+/// check every caller gets: CLI, CECP `setboard`, UCI `position fen`).
+#[test]
+fn unplayable_positions_are_errors() {
+    let set = VariantSet::builtin();
+    let refused = |variant: &str, fen: &str| {
+        let rules = Ruleset::new(set.get(variant).expect("built in"));
+        let setup = fen::parse(&rules.variant, fen).expect("the text reads");
+        match Position::from_setup(&rules, &setup) {
+            Ok(_) => None,
+            Err(e) => {
+                assert_eq!(Position::from_fen(&rules, fen).unwrap_err(), e.into());
+                Some(e)
+            }
+        }
+    };
+    use SetupError::*;
+    let b = Color::Black;
+    let w = Color::White;
+    assert_eq!(
+        refused("chess", "4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1"),
+        Some(OpponentInCheck)
+    );
+    assert_eq!(
+        refused("chess", "8/8/8/8/8/8/8/4K3 w - - 0 1"),
+        Some(NoKing(b))
+    );
+    assert_eq!(
+        refused("chess", "4k3/8/8/8/8/8/8/8 b - - 0 1"),
+        Some(NoKing(w))
+    );
+    assert_eq!(
+        NoKing(w).to_string(),
+        "White has no king",
+        "the words the protocols show"
+    );
+    // Horde's White has no king to begin with; antichess has no king at all, but
+    // its side without pieces has already won.
+    assert_eq!(refused("horde", "4k3/8/8/8/8/8/PPPPPPPP/8 w - - 0 1"), None);
+    assert_eq!(
+        refused("antichess", "8/8/8/8/8/8/8/1Q6 b - - 0 1"),
+        Some(NoVitalPieces(b))
+    );
+    // Without royal pieces there is no check to forbid.
+    assert_eq!(
+        refused("antichess", "4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1"),
+        None
+    );
 }
 
 #[test]

@@ -3,7 +3,9 @@
 //! exactly, and FEN output reads back to the same position.
 
 use menagerie::board::Position;
+use menagerie::board::fen::FenError;
 use menagerie::movegen::{MoveList, Ruleset};
+use menagerie::rules;
 use menagerie::variant::VariantSet;
 
 mod common;
@@ -28,10 +30,15 @@ fn keys_unmake_and_fen_round_trip() {
                     pos.fen()
                 );
                 let fen = pos.fen();
-                let again = Position::from_fen(&rules, &fen)
-                    .unwrap_or_else(|e| panic!("{}: own FEN '{fen}' unreadable: {e}", v.name));
-                assert_eq!(again.fen(), fen, "{}: FEN round trip", v.name);
                 rules.generate_legal(&mut pos, &mut list);
+                let over = list.is_empty() || rules::immediate_result(&pos).is_some();
+                match Position::from_fen(&rules, &fen) {
+                    Ok(again) => assert_eq!(again.fen(), fen, "{}: FEN round trip", v.name),
+                    // Only a finished game may be refused (a side without its king
+                    // or without the pieces whose loss ends the game).
+                    Err(FenError::Illegal(_)) if over => {}
+                    Err(e) => panic!("{}: own FEN '{fen}' unreadable: {e}", v.name),
+                }
                 if list.is_empty() {
                     break;
                 }

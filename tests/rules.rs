@@ -1,7 +1,7 @@
 //! Game end by each variant's own rules: checkmate and stalemate values, extinction,
 //! flags, check counting, shogi pawn-drop mate, repetition and the n-move rule.
 
-use menagerie::board::{Position, RankNumbering};
+use menagerie::board::{Position, RankNumbering, fen};
 use menagerie::movegen::{MoveList, Ruleset, notation};
 use menagerie::rules::{immediate_result, no_moves_value, optional_result, repetition_result};
 use menagerie::variant::{GameValue, VariantSet};
@@ -15,8 +15,12 @@ fn rules(name: &str) -> Arc<Ruleset> {
     )
 }
 
+/// A position as written, also a finished game or one that cannot arise in play
+/// (the rules core must judge those too; protocols refuse them).
 fn pos(variant: &str, fen: &str) -> Position {
-    Position::from_fen(&rules(variant), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    let r = rules(variant);
+    let setup = fen::parse(&r.variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    Position::from_setup_unchecked(&r, &setup)
 }
 
 fn legal_count(p: &mut Position) -> usize {

@@ -1,14 +1,16 @@
-//! Board geometry, square sets, pieces, the [`Position`] with make/unmake, FEN and
-//! Zobrist keys.
+//! Board geometry, square sets, pieces, the [`Position`] with make/unmake, its
+//! validated construction from a [`Setup`], FEN and Zobrist keys.
 
 pub mod fen;
 mod geometry;
 mod position;
+mod setup;
 mod squareset;
 pub mod zobrist;
 
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, RankNumbering};
 pub use position::{NO_SQUARE, PROMOTED_UNKNOWN, Position, StateInfo};
+pub use setup::{Setup, SetupError};
 pub use squareset::{SquareIter, SquareSet};
 
 use crate::variant::PieceType;
