@@ -3,9 +3,10 @@
 mod protocol;
 
 use clap::{Parser, Subcommand};
-use menagerie::board::{Position, RankNumbering};
+use menagerie::board::Position;
 use menagerie::movegen::bench_piece::piece_targets;
 use menagerie::movegen::{Ruleset, notation, perft, perft_divide};
+use menagerie::types::RankNumbering;
 use menagerie::variant::VariantSet;
 use menagerie::xbetza::Dialect;
 use std::path::PathBuf;

@@ -1,8 +1,10 @@
 //! Bad input never panics: variant files, FENs and XBetza give errors that say where
 //! and why.
 
-use menagerie::board::{Position, RankNumbering};
+use menagerie::board::Position;
+
 use menagerie::movegen::{Ruleset, notation};
+use menagerie::types::RankNumbering;
 use menagerie::variant::VariantSet;
 use menagerie::xbetza::{self, Dialect};
 

@@ -3,7 +3,8 @@
 //! exactly, and FEN output reads back to the same position.
 
 use menagerie::board::Position;
-use menagerie::movegen::{MoveList, Ruleset};
+use menagerie::movegen::Ruleset;
+use menagerie::types::MoveList;
 use menagerie::variant::VariantSet;
 
 mod common;

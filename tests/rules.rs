@@ -1,9 +1,11 @@
 //! Game end by each variant's own rules: checkmate and stalemate values, extinction,
 //! flags, check counting, shogi pawn-drop mate, repetition and the n-move rule.
 
-use menagerie::board::{Position, RankNumbering};
-use menagerie::movegen::{MoveList, Ruleset, notation};
+use menagerie::board::Position;
+
+use menagerie::movegen::{Ruleset, notation};
 use menagerie::rules::{immediate_result, no_moves_value, optional_result, repetition_result};
+use menagerie::types::{MoveList, RankNumbering};
 use menagerie::variant::{GameValue, VariantSet};
 use std::sync::Arc;
 

@@ -4,9 +4,10 @@
 //! counts repeat exactly at one thread.
 
 use menagerie::board::Position;
-use menagerie::movegen::{Move, MoveList, Ruleset};
+use menagerie::movegen::Ruleset;
 use menagerie::search::movegen_fast::FastGen;
 use menagerie::search::{Callback, Event, Limits, Searcher, bench};
+use menagerie::types::{Move, MoveList};
 use menagerie::variant::VariantSet;
 use std::path::Path;
 use std::sync::{Arc, Mutex};

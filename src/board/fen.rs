@@ -3,10 +3,11 @@
 //! castling as `KQkq` or file letters (also seirawan gates), several e.p. squares,
 //! check counters `3+3`, and missing trailing fields.
 
+use super::Position;
 use super::position::{NO_SQUARE, PROMOTED_UNKNOWN};
-use super::{Color, Piece, Position, RankNumbering, Square};
 use crate::movegen::Ruleset;
-use crate::variant::{MAX_PIECE_TYPES, PieceType, Variant};
+use crate::types::{Color, MAX_PIECE_TYPES, Piece, PieceType, RankNumbering, Square};
+use crate::variant::Variant;
 use std::fmt;
 use std::sync::Arc;
 

@@ -6,9 +6,9 @@
 //! gating, locust captures and atomic blasts alike.
 
 use super::zobrist::KEYS;
-use super::{Color, Piece, Square, SquareSet};
-use crate::movegen::{Move, MoveKind, Ruleset};
-use crate::variant::{MAX_PIECE_TYPES, PieceType, Variant};
+use crate::movegen::Ruleset;
+use crate::types::{Color, MAX_PIECE_TYPES, Move, MoveKind, Piece, PieceType, Square, SquareSet};
+use crate::variant::Variant;
 use std::sync::Arc;
 
 /// No square.

@@ -8,10 +8,12 @@
 
 pub mod values;
 
-use crate::board::{Color, Position, Square, SquareSet};
+use crate::board::Position;
+
 use crate::movegen::Ruleset;
 use crate::movegen::tables::{M_CAPTURE, M_MOVE, StepKind};
-use crate::variant::{GameValue, PieceType};
+use crate::types::{Color, PieceType, Square, SquareSet};
+use crate::variant::GameValue;
 use std::sync::Arc;
 
 /// Largest phase value: all starting material on the board or in hand.

@@ -1,9 +1,10 @@
 //! Attack tests: is a square attacked by a side? Reverse probes from the target for
 //! simple patterns; forward generation for the rare pieces the probes cannot describe.
 
+use super::Ruleset;
 use super::tables::{Probe, ProbeKind};
-use super::{MoveList, Ruleset};
-use crate::board::{Color, Position, Square};
+use crate::board::Position;
+use crate::types::{Color, MoveKind, MoveList, Square};
 
 impl Ruleset {
     /// Is `target` attacked by a piece of colour `by` (captures that could take a royal
@@ -95,7 +96,7 @@ impl Ruleset {
                 list.clear();
                 self.piece_moves(pos, by, from, &mut list, true);
                 for m in list.iter() {
-                    let hits_target = m.to() == target && m.kind() != super::MoveKind::Drop;
+                    let hits_target = m.to() == target && m.kind() != MoveKind::Drop;
                     if hits_target || m.extras().any(|(s, c)| c && s == target) {
                         return true;
                     }

@@ -2,8 +2,10 @@
 //! neighbours, written the way `betza-vectors.txt` writes them. Used by the vector
 //! tests and by `menagerie moves` for variant designers.
 
-use super::{MoveKind, MoveList, Ruleset};
-use crate::board::{Color, Position, RankNumbering};
+use super::Ruleset;
+
+use crate::board::Position;
+use crate::types::{Color, MoveKind, MoveList, RankNumbering};
 use crate::variant::VariantSet;
 use crate::xbetza::Dialect;
 
@@ -90,7 +92,7 @@ pub fn piece_targets(
     // Board text.
     let mut grid = vec![vec![None; w as usize]; h as usize];
     let mut set = VariantSet::empty();
-    let geometry = crate::board::Geometry::new(w, h).ok_or("board size out of range")?;
+    let geometry = crate::types::Geometry::new(w, h).ok_or("board size out of range")?;
     let at = |s: &str| {
         geometry
             .parse_square(s, RankNumbering::FromOne)

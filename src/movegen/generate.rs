@@ -1,10 +1,10 @@
 //! Pseudo-legal move generation: walks the compiled step tables, applies promotion,
 //! drop, castling, gating and en passant rules of the variant.
 
+use super::Ruleset;
 use super::tables::{M_CAPTURE, M_DESTROY, M_EP, M_MOVE, M_TAME, MultiPattern, StepKind};
-use super::{Move, MoveKind, MoveList, Ruleset};
-use crate::board::{Color, Piece, Position, Square, SquareSet};
-use crate::variant::PieceType;
+use crate::board::Position;
+use crate::types::{Color, Move, MoveKind, MoveList, Piece, PieceType, Square, SquareSet};
 use crate::xbetza::Mode;
 
 impl Ruleset {

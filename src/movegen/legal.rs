@@ -4,9 +4,10 @@
 //! non-royal move that neither leaves nor enters a square on a line to the royal
 //! piece cannot expose it.
 
-use super::{Move, MoveKind, MoveList, Ruleset};
-use crate::board::{Color, Position, Square, SquareSet};
-use crate::variant::PieceType;
+use super::Ruleset;
+
+use crate::board::Position;
+use crate::types::{Color, Move, MoveKind, MoveList, PieceType, Square, SquareSet};
 
 /// Facts about a node, computed once and used for every move of that node.
 #[derive(Clone, Debug, Default)]

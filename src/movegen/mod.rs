@@ -5,17 +5,17 @@ mod attacks;
 pub mod bench_piece;
 mod generate;
 mod legal;
-mod moves;
 pub mod notation;
 mod perft;
 pub mod tables;
 
 pub use legal::NodeInfo;
-pub use moves::{Move, MoveKind, MoveList};
 pub use perft::{perft, perft_divide};
 
-use crate::board::{Color, Position, Square, SquareSet};
-use crate::variant::{PieceType, TypeSet, Variant};
+use crate::board::Position;
+
+use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
+use crate::variant::Variant;
 use std::sync::Arc;
 use tables::Tables;
 

@@ -1,8 +1,8 @@
 //! perft: the number of leaf nodes of the legal move tree, the correctness check of
 //! move generation.
 
-use super::{Move, MoveList};
 use crate::board::Position;
+use crate::types::{Move, MoveList};
 
 /// Leaf count at `depth`. Move lists are allocated once per depth, not per node.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {

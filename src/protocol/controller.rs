@@ -6,11 +6,12 @@
 
 use super::game_end::{self, GameEnd};
 use super::io::Input;
-use menagerie::board::{Color, Position};
+use menagerie::board::Position;
 use menagerie::book::Book;
-use menagerie::movegen::{Move, MoveList, Ruleset};
+use menagerie::movegen::Ruleset;
 use menagerie::search::{Callback, Limits, Searcher};
-use menagerie::variant::{GameValue, LoadError, PieceType, TypeSet, Variant, VariantSet};
+use menagerie::types::{Color, Move, MoveList, PieceType, TypeSet};
+use menagerie::variant::{GameValue, LoadError, Variant, VariantSet};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError};

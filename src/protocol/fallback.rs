@@ -3,10 +3,12 @@
 //! short material-only alpha-beta that at least mates in one, takes hanging pieces
 //! and keeps the game going with legal moves.
 
-use menagerie::board::{Color, Position};
-use menagerie::movegen::{Move, MoveList, Ruleset};
+use menagerie::board::Position;
+
+use menagerie::movegen::Ruleset;
 use menagerie::rules;
 use menagerie::search::{Info, Score};
+use menagerie::types::{Color, Move, MoveList};
 use menagerie::variant::GameValue;
 use std::time::{Duration, Instant};
 

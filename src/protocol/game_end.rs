@@ -2,9 +2,10 @@
 //! The decision comes from the variant's rules ([`menagerie::rules`]); this module only
 //! orders the checks and words the reason.
 
-use menagerie::board::{Color, Position};
-use menagerie::movegen::MoveList;
+use menagerie::board::Position;
+
 use menagerie::rules;
+use menagerie::types::{Color, MoveList};
 use menagerie::variant::GameValue;
 
 /// A finished game: the result from White's point of view and a reason.

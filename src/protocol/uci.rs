@@ -6,9 +6,10 @@ use super::controller::{Controller, Wake};
 use super::fallback;
 use super::io::{Input, Output};
 use super::wire;
-use menagerie::board::{Color, Position};
-use menagerie::movegen::{Move, perft_divide};
+use menagerie::board::Position;
+use menagerie::movegen::perft_divide;
 use menagerie::search::{Event, Info, Limits, Score};
+use menagerie::types::{Color, Move};
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::mpsc::Receiver;
@@ -546,7 +547,7 @@ impl Session {
 
 fn legal_in(pos: &mut Position, m: Move) -> bool {
     let rules = pos.rules().clone();
-    let mut list = menagerie::movegen::MoveList::new();
+    let mut list = menagerie::types::MoveList::new();
     rules.generate_legal(pos, &mut list);
     list.contains(m)
 }

@@ -5,8 +5,10 @@
 //!
 //! Every value is for the side to move.
 
-use crate::board::{Color, Position};
-use crate::variant::{GameValue, PieceType};
+use crate::board::Position;
+
+use crate::types::{Color, PieceType};
+use crate::variant::GameValue;
 
 /// Count of a type on the board and in hand.
 fn count_with_hand(pos: &Position, c: Color, t: PieceType) -> u32 {
@@ -106,7 +108,7 @@ fn can_reach_flag_now(pos: &Position, us: Color) -> bool {
         return false;
     };
     let mut p = pos.clone();
-    let mut list = crate::movegen::MoveList::new();
+    let mut list = crate::types::MoveList::new();
     rules.generate_pseudo(&p, &mut list);
     for &m in list.iter() {
         if m.is_drop() {

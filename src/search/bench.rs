@@ -4,8 +4,8 @@
 
 use super::{Callback, Limits, Searcher};
 use crate::board::Position;
-use crate::board::RankNumbering;
 use crate::movegen::{Ruleset, notation};
+use crate::types::RankNumbering;
 use crate::variant::VariantSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -16,7 +16,7 @@ pub use thread::Outcome;
 pub use worker::{MATE, MATE_BOUND};
 
 use crate::board::Position;
-use crate::movegen::Move;
+use crate::types::Move;
 use history::History;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

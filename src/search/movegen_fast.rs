@@ -4,10 +4,11 @@
 //! variants. Produces exactly the moves of `Ruleset::generate_pseudo` (a test
 //! compares them); variants whose rules it does not model use the core generator.
 
-use crate::board::{Color, NO_SQUARE, Position, Square, SquareSet};
+use crate::board::{NO_SQUARE, Position};
+
+use crate::movegen::Ruleset;
 use crate::movegen::tables::ProbeKind;
-use crate::movegen::{Move, MoveList, Ruleset};
-use crate::variant::PieceType;
+use crate::types::{Color, Move, MoveList, PieceType, Square, SquareSet};
 use std::sync::Arc;
 
 pub struct FastGen {

@@ -11,12 +11,13 @@ use super::thread::Shared;
 use super::timeman::TimeManager;
 use super::tt::Bound;
 use super::{Event, Info, Limits, Score};
-use crate::board::{Color, Position};
+use crate::board::Position;
 use crate::eval::Evaluator;
+use crate::movegen::Ruleset;
 use crate::movegen::tables::M_MOVE;
-use crate::movegen::{Move, MoveKind, MoveList, Ruleset};
 use crate::rules;
-use crate::variant::{GameValue, PieceType};
+use crate::types::{Color, Move, MoveKind, MoveList, PieceType};
+use crate::variant::GameValue;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 

@@ -10,8 +10,8 @@ use super::ini::{Entry, Section};
 use super::pieces::{
     BUILTIN_PIECES, builtin, capitalized, custom_slot_number, unsupported_builtin,
 };
-use super::{GameValue, LoadError, MAX_PIECE_TYPES, PieceDef, PieceType, TypeSet, Variant};
-use crate::board::{Geometry, SquareSet};
+use super::{GameValue, LoadError, PieceDef, Variant};
+use crate::types::{Geometry, MAX_PIECE_TYPES, PieceType, SquareSet, TypeSet};
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
 

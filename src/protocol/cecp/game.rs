@@ -4,7 +4,7 @@
 use super::{Activity, EditBoard, Mode, Session};
 use crate::protocol::wire;
 use crate::protocol::xboard::{self, XbVariant};
-use menagerie::board::{Color, RankNumbering};
+use menagerie::types::{Color, RankNumbering};
 use std::path::Path;
 
 impl Session {

@@ -5,8 +5,8 @@ use super::{Abort, Activity, Mode, Session};
 use crate::protocol::fallback;
 use crate::protocol::wire;
 use menagerie::board::Position;
-use menagerie::movegen::Move;
 use menagerie::search::{Event, Info, Score};
+use menagerie::types::Move;
 use std::time::{Duration, Instant};
 
 impl Session {

@@ -11,7 +11,8 @@ mod table;
 
 use kinds::collect_kinds;
 use layout::{derive_table, engine_defined, given_table, native};
-use menagerie::variant::{PieceType, Variant};
+use menagerie::types::PieceType;
+use menagerie::variant::Variant;
 
 /// Our name for orthodox chess, which XBoard calls `normal`.
 pub const CHESS: &str = "chess";

@@ -1,6 +1,9 @@
 //! Board geometry: files x ranks up to 16 x 16, square indices and names.
 
-use super::{Square, SquareSet};
+use super::SquareSet;
+
+/// A square index: `rank * files + file` (see [`Geometry`]).
+pub type Square = u8;
 
 pub const MAX_FILES: u8 = 16;
 pub const MAX_RANKS: u8 = 16;
