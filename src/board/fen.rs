@@ -4,7 +4,7 @@
 //! check counters `3+3`, and missing trailing fields.
 
 use super::Position;
-use super::position::{NO_SQUARE, PROMOTED_UNKNOWN};
+use super::position::PROMOTED_UNKNOWN;
 use crate::movegen::Ruleset;
 use crate::types::{Color, MAX_PIECE_TYPES, Piece, PieceType, RankNumbering, Square};
 use crate::variant::Variant;
@@ -363,7 +363,7 @@ impl Position {
             let Some(rsq) = rook_sq else {
                 continue;
             };
-            if v.castling && pos.state().castling_king[c as usize] == NO_SQUARE {
+            if v.castling && pos.state().castling_king[c as usize].is_none() {
                 let kings: Vec<Square> = match v.castling_king_piece[c as usize] {
                     Some(kt) => pos.pieces_of(c, kt).and(&g.rank_set(rank)).iter().collect(),
                     None => Vec::new(),
@@ -379,7 +379,7 @@ impl Position {
                     g.square(v.castling_king_file, rank)
                 };
                 if kings.contains(&ksq) {
-                    pos.state_mut().castling_king[c as usize] = ksq;
+                    pos.state_mut().castling_king[c as usize] = Some(ksq);
                 }
             }
             if v.gating {
@@ -387,7 +387,7 @@ impl Position {
                     pos.toggle_gate(c, rsq);
                 }
                 let k = pos.state().castling_king[c as usize];
-                if (up == 'K' || up == 'Q') && k != NO_SQUARE {
+                if let Some(k) = k.filter(|_| up == 'K' || up == 'Q') {
                     if !pos.state().gates[c as usize].contains(k) {
                         pos.toggle_gate(c, k);
                     }
@@ -396,7 +396,7 @@ impl Position {
                 }
             }
             if v.castling
-                && pos.state().castling_king[c as usize] != NO_SQUARE
+                && pos.state().castling_king[c as usize].is_some()
                 && is_rook(pos.piece_at(rsq))
                 && !pos.state().castling[c as usize].contains(rsq)
             {
@@ -405,13 +405,13 @@ impl Position {
         }
         if v.gating && v.castling {
             for c in Color::BOTH {
-                let k = pos.state().castling_king[c as usize];
                 let gates = pos.state().gates[c as usize];
-                let king_gated = k != NO_SQUARE
-                    && gates.contains(k)
-                    && v.castling_king_piece[c as usize].is_some_and(|kt| {
-                        pos.piece_at(k).kind() == kt && pos.piece_at(k).is_some()
-                    });
+                let king_gated = pos.state().castling_king[c as usize].is_some_and(|k| {
+                    gates.contains(k)
+                        && v.castling_king_piece[c as usize].is_some_and(|kt| {
+                            pos.piece_at(k).kind() == kt && pos.piece_at(k).is_some()
+                        })
+                });
                 if king_gated
                     && pos.state().castling[c as usize].is_empty()
                     && (!v.seirawan_gating || pos.hand_total(c) > 0 || v.captures_to_hand)
@@ -437,12 +437,12 @@ impl Position {
             let dir = if us == Color::White { -1 } else { 1 };
             if let Some(first) = pos.state().ep_squares.first() {
                 let mut cur = first;
-                let mut victim = NO_SQUARE;
+                let mut victim = None;
                 while let Some(n) = g.offset(cur, 0, dir) {
                     let p = pos.piece_at(n);
                     if p.is_some() {
                         if p.color() != us {
-                            victim = n;
+                            victim = Some(n);
                         }
                         break;
                     }
@@ -528,7 +528,7 @@ impl Position {
             let mut rights: Vec<Square> = st.castling[c as usize].iter().collect();
             rights.sort_by_key(|&sq| std::cmp::Reverse(sq));
             for sq in rights {
-                let kingside = k != NO_SQUARE && sq > k;
+                let kingside = k.is_some_and(|k| sq > k);
                 let ch = if standard(sq, kingside) {
                     if kingside { 'K' } else { 'Q' }
                 } else {
@@ -545,8 +545,7 @@ impl Position {
                     let gated = st.gates[c as usize].iter().any(|s| g.file(s) == f);
                     let redundant = (!v.chess960
                         && !st.castling[c as usize].is_empty()
-                        && k != NO_SQUARE
-                        && g.file(k) == f)
+                        && k.is_some_and(|k| g.file(k) == f))
                         || st.castling[c as usize].iter().any(|s| g.file(s) == f);
                     if gated && !redundant {
                         let ch = (b'A' + f) as char;

@@ -4,4 +4,4 @@ pub mod fen;
 mod position;
 pub mod zobrist;
 
-pub use position::{NO_SQUARE, PROMOTED_UNKNOWN, Position, StateInfo};
+pub use position::{PROMOTED_UNKNOWN, Position, StateInfo};

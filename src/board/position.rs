@@ -11,9 +11,6 @@ use crate::types::{Color, MAX_PIECE_TYPES, Move, MoveKind, Piece, PieceType, Squ
 use crate::variant::Variant;
 use std::sync::Arc;
 
-/// No square.
-pub const NO_SQUARE: u8 = 255;
-
 /// State that make/unmake saves and restores wholesale.
 #[derive(Clone, Debug)]
 pub struct StateInfo {
@@ -21,12 +18,12 @@ pub struct StateInfo {
     pub hand: [[u8; MAX_PIECE_TYPES]; 2],
     /// Per side: the rook squares that still have castling rights.
     pub castling: [SquareSet; 2],
-    /// The square of each side's castling king, or NO_SQUARE.
-    pub castling_king: [u8; 2],
+    /// The square of each side's castling king, if it has one.
+    pub castling_king: [Option<Square>; 2],
     /// Squares a piece just passed with a double (or longer) step.
     pub ep_squares: SquareSet,
-    /// The piece that can be taken en passant.
-    pub ep_victim: u8,
+    /// The piece that can be taken en passant, if the last move set one.
+    pub ep_victim: Option<Square>,
     /// Per side, seirawan gating rights: squares whose pieces have not moved yet.
     pub gates: [SquareSet; 2],
     pub rule50: u32,
@@ -89,9 +86,9 @@ impl Position {
                 key: 0,
                 hand: [[0; MAX_PIECE_TYPES]; 2],
                 castling: [SquareSet::EMPTY; 2],
-                castling_king: [NO_SQUARE; 2],
+                castling_king: [None; 2],
                 ep_squares: SquareSet::EMPTY,
-                ep_victim: NO_SQUARE,
+                ep_victim: None,
                 gates: [SquareSet::EMPTY; 2],
                 rule50: 0,
                 plies_from_null: 0,
@@ -353,7 +350,9 @@ impl Position {
             if self.st.castling[c as usize].contains(sq) {
                 self.toggle_castling(c, sq);
             }
-            if self.st.castling_king[c as usize] == sq && !self.st.castling[c as usize].is_empty() {
+            if self.st.castling_king[c as usize] == Some(sq)
+                && !self.st.castling[c as usize].is_empty()
+            {
                 for r in self.st.castling[c as usize].iter() {
                     self.toggle_castling(c, r);
                 }
@@ -382,7 +381,7 @@ impl Position {
             }
             self.st.ep_squares = SquareSet::EMPTY;
         }
-        self.st.ep_victim = NO_SQUARE;
+        self.st.ep_victim = None;
 
         let from = m.from();
         let to = m.to();
@@ -418,7 +417,7 @@ impl Position {
                     let kingside = to > from;
                     let k = self.st.castling_king[them as usize];
                     for r in self.st.castling[them as usize].iter() {
-                        if k != NO_SQUARE && (r > k) == kingside {
+                        if k.is_some_and(|k| (r > k) == kingside) {
                             self.toggle_castling(them, r);
                         }
                     }
@@ -451,14 +450,9 @@ impl Position {
                     let victim_sq = self
                         .history
                         .last()
-                        .map(|s| s.ep_victim)
-                        .unwrap_or(NO_SQUARE);
-                    let victim_sq = if victim_sq == NO_SQUARE {
-                        rules.ep_victim_fallback(self, to)
-                    } else {
-                        victim_sq
-                    };
-                    if victim_sq != NO_SQUARE {
+                        .and_then(|s| s.ep_victim)
+                        .or_else(|| rules.ep_victim_fallback(self, to));
+                    if let Some(victim_sq) = victim_sq {
                         self.st.captured = self.board[victim_sq as usize];
                         self.capture_at(victim_sq, us);
                         captured_any = true;
@@ -566,7 +560,7 @@ impl Position {
         }
         let is_king_piece = v.castling_king_piece[us as usize] == Some(placed);
         if is_king_piece && g.file(to) == v.castling_king_file {
-            self.st.castling_king[us as usize] = to;
+            self.st.castling_king[us as usize] = Some(to);
             for f in [0, g.files - 1] {
                 let sq = g.square(f, rank);
                 let p = self.board[sq as usize];
@@ -587,7 +581,7 @@ impl Position {
                 && k.color() == us
                 && v.castling_king_piece[us as usize] == Some(k.kind())
             {
-                self.st.castling_king[us as usize] = ksq;
+                self.st.castling_king[us as usize] = Some(ksq);
                 if !self.st.castling[us as usize].contains(to) {
                     self.toggle_castling(us, to);
                 }
@@ -616,7 +610,7 @@ impl Position {
             self.st.key ^= KEYS.en_passant[sq as usize];
         }
         self.st.ep_squares = SquareSet::EMPTY;
-        self.st.ep_victim = NO_SQUARE;
+        self.st.ep_victim = None;
         self.st.rule50 += 1;
         self.st.plies_from_null = 0;
         self.st.last_move = Move::NONE;

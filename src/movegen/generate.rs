@@ -332,8 +332,10 @@ impl Ruleset {
 
     fn castlings(&self, pos: &Position, us: Color, list: &mut MoveList) {
         let st = pos.state();
-        let king = st.castling_king[us as usize];
-        if st.castling[us as usize].is_empty() || king == crate::board::NO_SQUARE {
+        let Some(king) = st.castling_king[us as usize] else {
+            return;
+        };
+        if st.castling[us as usize].is_empty() {
             return;
         }
         let v = &self.variant;
@@ -381,7 +383,8 @@ impl Ruleset {
             kind,
             from,
             pat,
-            captured: [crate::board::NO_SQUARE; 4],
+            // Only the first `n_captured` entries are meaningful.
+            captured: [0; 4],
             n_captured: 0,
             list,
             captures_only,

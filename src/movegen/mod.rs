@@ -230,7 +230,7 @@ impl Ruleset {
                 }
             }
             if any {
-                pos.state_mut().ep_victim = to;
+                pos.state_mut().ep_victim = Some(to);
             }
             return;
         }
@@ -265,7 +265,7 @@ impl Ruleset {
             }
         }
         if any {
-            pos.state_mut().ep_victim = to;
+            pos.state_mut().ep_victim = Some(to);
         }
     }
 
@@ -301,7 +301,7 @@ impl Ruleset {
 
     /// The en passant victim when the state does not name one (position set from FEN):
     /// the closest enemy piece behind the e.p. square.
-    pub(crate) fn ep_victim_fallback(&self, pos: &Position, to: Square) -> Square {
+    pub(crate) fn ep_victim_fallback(&self, pos: &Position, to: Square) -> Option<Square> {
         let g = self.variant.geometry;
         let us = pos.side_to_move();
         // `pos` is mid-move: the side to move is still the capturer.
@@ -310,14 +310,10 @@ impl Ruleset {
         while let Some(n) = g.offset(cur, 0, dir) {
             let p = pos.piece_at(n);
             if p.is_some() {
-                return if p.color() != us {
-                    n
-                } else {
-                    crate::board::NO_SQUARE
-                };
+                return (p.color() != us).then_some(n);
             }
             cur = n;
         }
-        crate::board::NO_SQUARE
+        None
     }
 }

@@ -4,7 +4,7 @@
 //! variants. Produces exactly the moves of `Ruleset::generate_pseudo` (a test
 //! compares them); variants whose rules it does not model use the core generator.
 
-use crate::board::{NO_SQUARE, Position};
+use crate::board::Position;
 
 use crate::movegen::Ruleset;
 use crate::movegen::tables::ProbeKind;
@@ -109,8 +109,10 @@ impl FastGen {
         let rules = &*self.rules;
         let v = &rules.variant;
         let st = pos.state();
-        let king = st.castling_king[us as usize];
-        if st.castling[us as usize].is_empty() || king == NO_SQUARE {
+        let Some(king) = st.castling_king[us as usize] else {
+            return;
+        };
+        if st.castling[us as usize].is_empty() {
             return;
         }
         let kp = pos.piece_at(king);

@@ -2,7 +2,8 @@
 
 use super::SquareSet;
 
-/// A square index: `rank * files + file` (see [`Geometry`]).
+/// A square index: `rank * files + file` (see [`Geometry`]). On a 16 x 16 board every
+/// value is a square, so none may mean "no square": that is `Option<Square>`.
 pub type Square = u8;
 
 pub const MAX_FILES: u8 = 16;
