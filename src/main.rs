@@ -3,9 +3,9 @@
 mod protocol;
 
 use clap::{Parser, Subcommand};
-use menagerie::board::Position;
+use menagerie::board::{Position, Ruleset, fen};
 use menagerie::movegen::bench_piece::piece_targets;
-use menagerie::movegen::{Ruleset, notation, perft, perft_divide};
+use menagerie::movegen::{notation, perft, perft_divide};
 use menagerie::types::RankNumbering;
 use menagerie::variant::VariantSet;
 use menagerie::xbetza::Dialect;
@@ -143,7 +143,7 @@ enum BookAction {
 /// Built-in variants plus the given files. Sections that fail are reported on stderr;
 /// the others are usable.
 fn load(files: &[PathBuf]) -> VariantSet {
-    let mut set = VariantSet::builtin();
+    let mut set = VariantSet::builtin(fen::check_start_position);
     for f in files {
         for e in set.load_file(f).errors {
             eprintln!("warning: {e}");
@@ -169,7 +169,7 @@ fn main() -> ExitCode {
         None => {
             // Protocol mode never stops on a bad variant file: it reports the errors
             // and plays the variants that loaded.
-            let mut set = VariantSet::builtin();
+            let mut set = VariantSet::builtin(fen::check_start_position);
             for f in &cli.variants {
                 for e in set.load_file(f).errors {
                     eprintln!("error: {e}");
@@ -246,7 +246,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Check { files }) => {
-            let mut set = VariantSet::builtin();
+            let mut set = VariantSet::builtin(fen::check_start_position);
             let mut ok = true;
             for f in &files {
                 let report = set.load_file(f);

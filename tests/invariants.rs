@@ -2,8 +2,7 @@
 //! Zobrist key equals the key computed from scratch, unmake restores the position
 //! exactly, and FEN output reads back to the same position.
 
-use menagerie::board::Position;
-use menagerie::movegen::Ruleset;
+use menagerie::board::{Position, Ruleset, fen};
 use menagerie::types::MoveList;
 use menagerie::variant::VariantSet;
 
@@ -12,7 +11,7 @@ use common::Rng;
 
 #[test]
 fn keys_unmake_and_fen_round_trip() {
-    let set = VariantSet::builtin();
+    let set = VariantSet::builtin(fen::check_start_position);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for v in set.iter() {
         let rules = Ruleset::new(v.clone());
@@ -55,7 +54,7 @@ fn keys_unmake_and_fen_round_trip() {
 /// and looking, for every pseudo-legal move of positions from random games.
 #[test]
 fn fast_legality_agrees_with_full_test() {
-    let set = VariantSet::builtin();
+    let set = VariantSet::builtin(fen::check_start_position);
     let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
     let mut checked = 0u64;
     for v in set.iter() {

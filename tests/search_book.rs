@@ -1,10 +1,9 @@
 //! The shipped opening books: every line reads, every move is legal in its position,
 //! the header records the command, and the start position is in the book.
 
-use menagerie::board::Position;
-
+use menagerie::board::{Position, Ruleset};
 use menagerie::book::Book;
-use menagerie::movegen::{Ruleset, notation};
+use menagerie::movegen::notation;
 use menagerie::search::bench;
 use menagerie::types::RankNumbering;
 

@@ -3,8 +3,7 @@
 //! generator the search uses produces exactly the core generator's moves; bench node
 //! counts repeat exactly at one thread.
 
-use menagerie::board::Position;
-use menagerie::movegen::Ruleset;
+use menagerie::board::{Position, Ruleset, fen};
 use menagerie::search::movegen_fast::FastGen;
 use menagerie::search::{Callback, Event, Limits, Searcher, bench};
 use menagerie::types::{Move, MoveList};
@@ -16,7 +15,7 @@ use std::time::Duration;
 /// (variant, FEN) of every perft-suite position whose variant is available, plus the
 /// bench positions.
 fn positions() -> Vec<(Arc<Ruleset>, String)> {
-    let builtin = VariantSet::builtin();
+    let builtin = VariantSet::builtin(fen::check_start_position);
     let rules_of = |name: &str| {
         builtin
             .get(name)

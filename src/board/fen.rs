@@ -5,7 +5,7 @@
 
 use super::Position;
 use super::position::PROMOTED_UNKNOWN;
-use crate::movegen::Ruleset;
+use crate::board::Ruleset;
 use crate::types::{Color, MAX_PIECE_TYPES, Piece, PieceType, RankNumbering, Square};
 use crate::variant::Variant;
 use std::fmt;

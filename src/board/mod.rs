@@ -1,7 +1,15 @@
-//! The [`Position`] with make/unmake, FEN and Zobrist keys.
+//! A position and what its pieces may do: the compiled variant ([`Ruleset`]: move
+//! tables and derived facts), attack and check tests, pseudo-legal move generation,
+//! the [`Position`] with make/unmake, FEN and Zobrist keys. Making a move needs the
+//! check test and the move tables, so they live here, below legality.
 
+mod attacks;
 pub mod fen;
+mod generate;
 mod position;
+mod ruleset;
+pub mod tables;
 pub mod zobrist;
 
 pub use position::{PROMOTED_UNKNOWN, Position, StateInfo};
+pub use ruleset::Ruleset;

@@ -6,7 +6,7 @@
 //! gating, locust captures and atomic blasts alike.
 
 use super::zobrist::KEYS;
-use crate::movegen::Ruleset;
+use crate::board::Ruleset;
 use crate::types::{Color, MAX_PIECE_TYPES, Move, MoveKind, Piece, PieceType, Square, SquareSet};
 use crate::variant::Variant;
 use std::sync::Arc;

@@ -5,7 +5,6 @@
 //! are expanded in turn.
 
 use crate::board::Position;
-
 use crate::movegen::notation;
 use crate::search::{Callback, Event, Info, Limits, Score, Searcher};
 use crate::types::RankNumbering;

@@ -23,7 +23,6 @@
 pub mod build;
 
 use crate::board::Position;
-
 use crate::movegen::notation;
 use crate::types::{Move, MoveList, RankNumbering};
 use std::collections::HashMap;

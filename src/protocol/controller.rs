@@ -6,9 +6,8 @@
 
 use super::game_end::{self, GameEnd};
 use super::io::Input;
-use menagerie::board::Position;
+use menagerie::board::{Position, Ruleset};
 use menagerie::book::Book;
-use menagerie::movegen::Ruleset;
 use menagerie::search::{Callback, Limits, Searcher};
 use menagerie::types::{Color, Move, MoveList, PieceType, TypeSet};
 use menagerie::variant::{GameValue, LoadError, Variant, VariantSet};

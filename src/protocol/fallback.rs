@@ -3,13 +3,11 @@
 //! short material-only alpha-beta that at least mates in one, takes hanging pieces
 //! and keeps the game going with legal moves.
 
-use menagerie::board::Position;
-
-use menagerie::movegen::Ruleset;
-use menagerie::rules;
+use menagerie::board::{Position, Ruleset};
 use menagerie::search::{Info, Score};
 use menagerie::types::{Color, Move, MoveList};
 use menagerie::variant::GameValue;
+use menagerie::{movegen, rules};
 use std::time::{Duration, Instant};
 
 const MATE: i32 = 100_000;
@@ -165,7 +163,7 @@ impl Ctx {
             self.out_of_time = true;
             return 0;
         }
-        if let Some(r) = rules::immediate_result(pos) {
+        if let Some(r) = movegen::immediate_result(pos) {
             return Self::value(r, ply);
         }
         let rules = pos.rules().clone();

@@ -3,9 +3,8 @@
 //! Input it cannot use is ignored with an `info string` that says why.
 
 use super::controller::{Controller, Wake};
-use super::fallback;
 use super::io::{Input, Output};
-use super::wire;
+use super::{fallback, wire};
 use menagerie::board::Position;
 use menagerie::movegen::perft_divide;
 use menagerie::search::{Event, Info, Limits, Score};

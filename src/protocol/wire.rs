@@ -103,12 +103,12 @@ pub fn uci_parse(pos: &mut Position, text: &str) -> Result<Move, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use menagerie::movegen::Ruleset;
+    use menagerie::board::Ruleset;
     use menagerie::types::MoveList;
     use menagerie::variant::VariantSet;
 
     fn setup(variant: &str, fen: Option<&str>) -> (Position, XbVariant) {
-        let mut set = VariantSet::builtin();
+        let mut set = VariantSet::builtin(menagerie::board::fen::check_start_position);
         let report = set.load_str(
             "variants.ini",
             include_str!("../../tests/data/protocol/variants.ini"),

@@ -4,7 +4,6 @@
 //! learnt from its part of the tree only, and two threads searched a larger tree.
 
 use crate::board::Position;
-
 use crate::types::{MAX_PIECE_TYPES, Move, Square};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};

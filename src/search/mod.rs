@@ -7,6 +7,7 @@ mod busy;
 mod history;
 pub mod movegen_fast;
 mod movepick;
+mod shared;
 mod thread;
 mod timeman;
 pub mod tt;

@@ -4,10 +4,8 @@
 //! variants. Produces exactly the moves of `Ruleset::generate_pseudo` (a test
 //! compares them); variants whose rules it does not model use the core generator.
 
-use crate::board::Position;
-
-use crate::movegen::Ruleset;
-use crate::movegen::tables::ProbeKind;
+use crate::board::tables::ProbeKind;
+use crate::board::{Position, Ruleset};
 use crate::types::{Color, Move, MoveList, PieceType, Square, SquareSet};
 use std::sync::Arc;
 

@@ -6,9 +6,8 @@
 
 use super::history::History;
 use super::movegen_fast::FastGen;
-use crate::board::Position;
+use crate::board::{Position, Ruleset};
 use crate::eval::Evaluator;
-use crate::movegen::Ruleset;
 use crate::types::{Move, MoveKind, MoveList};
 
 /// Reusable buffers of one ply.

@@ -7,17 +7,16 @@ use super::busy::{BusyMoves, DEFER_DEPTH, PutOff};
 use super::history::{HISTORY_MAX, History, last_mover};
 use super::movegen_fast::FastGen;
 use super::movepick::{MovePicker, PickBuf};
-use super::thread::Shared;
+use super::shared::{RootMove, Shared};
 use super::timeman::TimeManager;
 use super::tt::Bound;
 use super::{Event, Info, Limits, Score};
-use crate::board::Position;
+use crate::board::tables::M_MOVE;
+use crate::board::{Position, Ruleset};
 use crate::eval::Evaluator;
-use crate::movegen::Ruleset;
-use crate::movegen::tables::M_MOVE;
-use crate::rules;
 use crate::types::{Color, Move, MoveKind, MoveList, PieceType};
 use crate::variant::GameValue;
+use crate::{movegen, rules};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -77,14 +76,6 @@ struct Frame {
     pv: Vec<Move>,
     /// Null move made at this ply (no second null move in a row).
     null: bool,
-}
-
-#[derive(Clone, Debug)]
-pub struct RootMove {
-    pub mv: Move,
-    pub score: i32,
-    pub prev_score: i32,
-    pub pv: Vec<Move>,
 }
 
 /// Late-move reduction table, [depth][move number], in plies.
@@ -586,7 +577,7 @@ impl Worker {
         }
         self.stack[ply].pv.clear();
         self.seldepth = self.seldepth.max(ply);
-        if let Some(r) = rules::immediate_result(&self.pos) {
+        if let Some(r) = movegen::immediate_result(&self.pos) {
             return value_score(r, ply);
         }
         if let Some(r) = self.rule_result() {
@@ -887,7 +878,7 @@ impl Worker {
         }
         self.stack[ply].pv.clear();
         self.seldepth = self.seldepth.max(ply);
-        if let Some(r) = rules::immediate_result(&self.pos) {
+        if let Some(r) = movegen::immediate_result(&self.pos) {
             return value_score(r, ply);
         }
         if ply >= MAX_PLY || !self.quiet_moves_exist {

@@ -8,7 +8,7 @@ mod registry;
 mod spec;
 
 pub use builtin::BUILTIN_FILES;
-pub use registry::VariantSet;
+pub use registry::{StartCheck, VariantSet};
 
 use crate::types::{Color, Geometry, PieceType, SquareSet, TypeSet};
 use crate::xbetza::PieceMoves;

@@ -2,8 +2,7 @@
 //! events (thinking output, the move), and the fallback when a search dies.
 
 use super::{Abort, Activity, Mode, Session};
-use crate::protocol::fallback;
-use crate::protocol::wire;
+use crate::protocol::{fallback, wire};
 use menagerie::board::Position;
 use menagerie::search::{Event, Info, Score};
 use menagerie::types::Move;

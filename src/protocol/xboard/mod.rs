@@ -128,7 +128,7 @@ mod tests {
     use menagerie::variant::VariantSet;
 
     fn variant(name: &str, extra: &str) -> XbVariant {
-        let mut set = VariantSet::builtin();
+        let mut set = VariantSet::builtin(menagerie::board::fen::check_start_position);
         let report = set.load_str(
             "variants.ini",
             include_str!("../../../tests/data/protocol/variants.ini"),
