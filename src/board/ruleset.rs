@@ -3,7 +3,7 @@
 //! passant squares, the n-move rule's reversible moves). Positions share it through an
 //! `Arc`.
 
-use super::Position;
+use super::position::Board;
 use super::tables::{self, Tables};
 use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
 use crate::variant::Variant;
@@ -137,9 +137,9 @@ impl Ruleset {
 
     /// After a piece moved from `from` to `to`: set the en passant squares if it made a
     /// double (or triple) step.
-    pub(crate) fn set_ep_after_move(
+    pub(super) fn set_ep_after_move(
         &self,
-        pos: &mut Position,
+        board: &mut Board,
         us: Color,
         kind: PieceType,
         from: Square,
@@ -167,17 +167,17 @@ impl Ruleset {
                 let others = v.en_passant_types[them as usize] & !(1u64 << kind) != 0;
                 let pawn_attacks = [-1, 1].iter().any(|&dx| {
                     g.offset(sq, dx, dir).is_some_and(|a| {
-                        let p = pos.piece_at(a);
+                        let p = board.piece_at(a);
                         p.is_some() && p.color() == them && p.kind() == kind
                     })
                 });
                 if others || pawn_attacks {
-                    pos.toggle_ep(sq);
+                    board.toggle_ep(sq);
                     any = true;
                 }
             }
             if any {
-                pos.state_mut().ep_victim = Some(to);
+                board.set_ep_victim(to);
             }
             return;
         }
@@ -207,12 +207,12 @@ impl Ruleset {
             if let Some(sq) = g.offset(from, sx * k, sy * k)
                 && v.en_passant_region[them as usize].contains(sq)
             {
-                pos.toggle_ep(sq);
+                board.toggle_ep(sq);
                 any = true;
             }
         }
         if any {
-            pos.state_mut().ep_victim = Some(to);
+            board.set_ep_victim(to);
         }
     }
 
@@ -248,14 +248,14 @@ impl Ruleset {
 
     /// The en passant victim when the state does not name one (position set from FEN):
     /// the closest enemy piece behind the e.p. square.
-    pub(crate) fn ep_victim_fallback(&self, pos: &Position, to: Square) -> Option<Square> {
+    pub(super) fn ep_victim_fallback(&self, board: &Board, to: Square) -> Option<Square> {
         let g = self.variant.geometry;
-        let us = pos.side_to_move();
-        // `pos` is mid-move: the side to move is still the capturer.
+        let us = board.side_to_move();
+        // `board` is mid-move: the side to move is still the capturer.
         let dir = if us == Color::White { -1 } else { 1 };
         let mut cur = to;
         while let Some(n) = g.offset(cur, 0, dir) {
-            let p = pos.piece_at(n);
+            let p = board.piece_at(n);
             if p.is_some() {
                 return (p.color() != us).then_some(n);
             }

@@ -96,8 +96,10 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
 }
 
 /// Racing kings: can the side to move bring its flag piece into the region now?
+/// (Rare: only when the other side has just reached the region. The legality test
+/// plays moves on a copy of the position.)
 fn can_reach_flag_now(pos: &Position, us: Color) -> bool {
-    let rules = pos.rules().clone();
+    let rules = &**pos.rules();
     let v = &rules.variant;
     let Some(t) = v.flag_piece[us as usize] else {
         return false;

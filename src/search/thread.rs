@@ -1,6 +1,7 @@
 //! Lazy SMP: every thread of the rayon pool runs the same iterative deepening on its
-//! own copy of the position; they share only the transposition table, the stop flag
-//! and node counters. Thread 0 is the main thread: it owns the clock and the output,
+//! own copy of the position. They read the same compiled rules, evaluator and move
+//! generator, and share the transposition table, the move-ordering history, the stop
+//! flag and node counters. Thread 0 is the main thread: it owns the clock and the output,
 //! and its result is the search's result. With one thread this is exactly the
 //! single-threaded search.
 
@@ -12,7 +13,7 @@ use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::{Worker, root_moves, to_score};
 use super::{Callback, Event, Info, Limits, Score, Signals};
-use crate::board::{Position, Ruleset};
+use crate::board::Position;
 use crate::eval::Evaluator;
 use crate::types::Move;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
@@ -79,12 +80,16 @@ pub fn run(
     });
     let results = pool.broadcast(|ctx| {
         let i = ctx.index();
-        let (p, e, g) = if threads == 1 {
-            (pos.clone(), eval.clone(), movegen.clone())
-        } else {
-            private_copy(&pos).unwrap_or_else(|| (pos.clone(), eval.clone(), movegen.clone()))
-        };
-        let mut w = Worker::new(i, p, e, g, shared.clone(), history.clone());
+        // Every thread reads the same rules, evaluator and generator: the search
+        // touches no reference count, so sharing them costs nothing.
+        let mut w = Worker::new(
+            i,
+            pos.clone(),
+            eval.clone(),
+            movegen.clone(),
+            shared.clone(),
+            history.clone(),
+        );
         w.root_moves = roots.clone();
         if i == 0 {
             w.iterate(
@@ -135,34 +140,6 @@ pub fn run(
         time: start.elapsed(),
         pv,
     }
-}
-
-/// A copy of the position on a private copy of the rules, with its own evaluator
-/// and generator: every thread then touches only its own reference counts (make
-/// clones the position's `Arc<Ruleset>`; shared counts bounce between cores).
-/// The game history is replayed so that repetitions still count.
-fn private_copy(pos: &Position) -> Option<(Position, Arc<Evaluator>, Arc<FastGen>)> {
-    let rules = Ruleset::new(pos.rules().variant.clone());
-    let mut p = pos.clone();
-    let mut moves = Vec::with_capacity(p.ply_count());
-    while p.ply_count() > 0 {
-        moves.push(p.state().last_move);
-        p.unmake();
-    }
-    let mut q = Position::from_fen(&rules, &p.fen()).ok()?;
-    for &m in moves.iter().rev() {
-        if m.is_none() {
-            q.make_null();
-        } else {
-            q.make(m);
-        }
-    }
-    if q.key() != pos.key() {
-        return None;
-    }
-    let e = Arc::new(Evaluator::new(&rules));
-    let g = Arc::new(FastGen::new(&rules));
-    Some((q, e, g))
 }
 
 /// Infinite and ponder searches report their move only when told to stop (or, when

@@ -691,8 +691,6 @@ impl Worker {
         let mut legal_moves = 0;
         let mut quiets: [Move; 64] = [Move::NONE; 64];
         let mut n_quiets = 0;
-        let rules = self.rules.clone();
-        let eval_arc = self.eval.clone();
         // Moves another thread is searching are put off to the end (busy.rs).
         let may_defer = self.smp && depth >= DEFER_DEPTH;
         let mut put_off = PutOff::<32>::new();
@@ -701,14 +699,14 @@ impl Worker {
             // `legal`: the move's number among the legal moves.
             let (m, legal, first_pass) = if !picker_done
                 && let Some(m) = picker.next(
-                    &rules,
+                    &self.rules,
                     &self.movegen,
                     &mut self.pos,
-                    &eval_arc,
+                    &self.eval,
                     &self.hist,
                     &mut self.scratch,
                 ) {
-                if !rules.is_legal_with(&mut self.pos, m, &info) {
+                if !self.rules.is_legal_with(&mut self.pos, m, &info) {
                     continue;
                 }
                 legal_moves += 1;
@@ -727,7 +725,7 @@ impl Worker {
             {
                 continue;
             }
-            let capture = rules.is_capture(&self.pos, m);
+            let capture = self.rules.is_capture(&self.pos, m);
             let quiet = !capture && m.kind() != MoveKind::Promotion;
             let is_killer = self.stack[ply].killers.contains(&m) || m == counter;
             // Late-move pruning and futility need to know if the move checks: decided
@@ -917,19 +915,17 @@ impl Worker {
         let buf = std::mem::take(&mut self.bufs[ply]);
         let mut picker = MovePicker::new_qsearch(buf, tt_move, in_check, checks);
         let info = self.rules.node_info(&self.pos);
-        let rules = self.rules.clone();
-        let eval_arc = self.eval.clone();
         let mut legal = 0;
         let mut best_move = Move::NONE;
         while let Some(m) = picker.next(
-            &rules,
+            &self.rules,
             &self.movegen,
             &mut self.pos,
-            &eval_arc,
+            &self.eval,
             &self.hist,
             &mut self.scratch,
         ) {
-            if !rules.is_legal_with(&mut self.pos, m, &info) {
+            if !self.rules.is_legal_with(&mut self.pos, m, &info) {
                 continue;
             }
             legal += 1;
