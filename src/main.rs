@@ -3,13 +3,14 @@
 mod protocol;
 
 use clap::{Args, Parser, Subcommand};
-use menagerie::board::fen::FenError;
-use menagerie::board::{Position, RankNumbering};
+use menagerie::board::fen::{self, FenError};
+use menagerie::board::{Position, Ruleset};
 use menagerie::book::{self, build::BuildOptions};
 use menagerie::movegen::bench_piece::piece_targets;
-use menagerie::movegen::{Ruleset, notation, perft, perft_divide};
+use menagerie::movegen::{notation, perft, perft_divide};
 use menagerie::search::Score;
 use menagerie::search::bench::{self, BenchSpec};
+use menagerie::types::RankNumbering;
 use menagerie::variant::VariantSet;
 use menagerie::xbetza::Dialect;
 use std::path::PathBuf;
@@ -188,7 +189,7 @@ fn main() -> ExitCode {
 /// Built-in variants plus the given files. Sections that fail are reported on stderr;
 /// the others are usable.
 fn load(files: &[PathBuf]) -> VariantSet {
-    let mut set = VariantSet::builtin();
+    let mut set = VariantSet::builtin(fen::check_start_position);
     for f in files {
         for e in set.load_file(f).errors {
             eprintln!("warning: {e}");
@@ -208,7 +209,7 @@ fn load_rules(files: &[PathBuf], variant: &str) -> Result<Arc<Ruleset>, Failed> 
 /// No subcommand: speak CECP or UCI on stdin/stdout. Protocol mode never stops on a
 /// bad variant file: it reports the errors and plays the variants that loaded.
 fn protocol_mode(files: &[PathBuf], xboard: bool, uci: bool) -> Outcome {
-    let mut set = VariantSet::builtin();
+    let mut set = VariantSet::builtin(fen::check_start_position);
     for f in files {
         for e in set.load_file(f).errors {
             eprintln!("error: {e}");
@@ -273,7 +274,7 @@ fn perft_command(args: PerftArgs) -> Outcome {
 /// One `ok` line per variant that loads, one `error` line per problem; fails if
 /// any file has an error.
 fn check_command(files: &[PathBuf]) -> Outcome {
-    let mut set = VariantSet::builtin();
+    let mut set = VariantSet::builtin(fen::check_start_position);
     let mut ok = true;
     for f in files {
         let report = set.load_file(f);

@@ -3,10 +3,9 @@
 //! reads FENs (castling rights, gates, en passant, counters) and refuses positions
 //! that cannot be played.
 
-use super::position::NO_SQUARE;
-use super::{Color, Piece, Position, Square};
-use crate::movegen::Ruleset;
-use crate::variant::{GameValue, MAX_PIECE_TYPES, PieceType, TypeSet, Variant};
+use super::{Position, Ruleset};
+use crate::types::{Color, MAX_PIECE_TYPES, Piece, PieceType, Square, TypeSet};
+use crate::variant::{GameValue, Variant};
 use std::sync::Arc;
 
 /// A position as written (a FEN read against a variant), not yet checked to be
@@ -137,7 +136,7 @@ impl Position {
         } else {
             return;
         };
-        if v.castling && self.state().castling_king[c.index()] == NO_SQUARE {
+        if v.castling && self.state().castling_king[c.index()].is_none() {
             self.find_castling_king(c, rank, rook_sq);
         }
         if v.gating {
@@ -146,7 +145,7 @@ impl Position {
                 self.toggle_gate(c, rook_sq);
             }
             let k = self.state().castling_king[c.index()];
-            if (up == 'K' || up == 'Q') && k != NO_SQUARE {
+            if let Some(k) = k.filter(|_| up == 'K' || up == 'Q') {
                 if !self.state().gates[c.index()].contains(k) {
                     self.toggle_gate(c, k);
                 }
@@ -156,7 +155,7 @@ impl Position {
             }
         }
         if v.castling
-            && self.state().castling_king[c.index()] != NO_SQUARE
+            && self.state().castling_king[c.index()].is_some()
             && self.is_castling_rook(c, self.piece_at(rook_sq))
             && !self.state().castling[c.index()].contains(rook_sq)
         {
@@ -214,7 +213,7 @@ impl Position {
             g.square(v.castling_king_file, rank)
         };
         if kings.contains(&ksq) {
-            self.state_mut().castling_king[c.index()] = ksq;
+            self.state_mut().castling_king[c.index()] = Some(ksq);
         }
     }
 
@@ -224,12 +223,13 @@ impl Position {
         let rules = self.rules().clone();
         let v = &rules.variant;
         for c in Color::BOTH {
-            let k = self.state().castling_king[c.index()];
             let gates = self.state().gates[c.index()];
-            let king_gated = k != NO_SQUARE
-                && gates.contains(k)
-                && v.castling_king_piece[c.index()]
-                    .is_some_and(|kt| self.piece_at(k).kind() == kt && self.piece_at(k).is_some());
+            let king_gated = self.state().castling_king[c.index()].is_some_and(|k| {
+                gates.contains(k)
+                    && v.castling_king_piece[c.index()].is_some_and(|kt| {
+                        self.piece_at(k).kind() == kt && self.piece_at(k).is_some()
+                    })
+            });
             if king_gated
                 && self.state().castling[c.index()].is_empty()
                 && (!v.seirawan_gating || self.hand_total(c) > 0 || v.captures_to_hand)
@@ -259,12 +259,12 @@ impl Position {
         };
         let dir = if us == Color::White { -1 } else { 1 };
         let mut cur = first;
-        let mut victim = NO_SQUARE;
+        let mut victim = None;
         while let Some(n) = g.offset(cur, 0, dir) {
             let p = self.piece_at(n);
             if p.is_some() {
                 if p.color() != us {
-                    victim = n;
+                    victim = Some(n);
                 }
                 break;
             }

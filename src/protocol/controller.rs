@@ -6,10 +6,10 @@
 
 use super::game_end::{self, GameEnd};
 use super::io::Input;
-use menagerie::board::Position;
+use menagerie::board::{Position, Ruleset};
 use menagerie::book::Book;
-use menagerie::movegen::{Move, MoveList, Ruleset};
 use menagerie::search::{Callback, Limits, Searcher};
+use menagerie::types::{Move, MoveList};
 use menagerie::variant::{LoadError, Variant, VariantSet};
 use std::path::Path;
 use std::sync::Arc;

@@ -4,11 +4,11 @@
 //! and keeps the game going with legal moves.
 
 use super::common::FALLBACK_BUDGET;
-use menagerie::board::{Color, Position};
-use menagerie::movegen::{Move, MoveList, Ruleset};
-use menagerie::rules;
+use menagerie::board::{Position, Ruleset};
 use menagerie::search::{Info, Limits, Score};
+use menagerie::types::{Color, Move, MoveList};
 use menagerie::variant::GameValue;
+use menagerie::{movegen, rules};
 use std::time::{Duration, Instant};
 
 const MATE: i32 = 100_000;
@@ -172,7 +172,7 @@ impl Ctx {
             self.out_of_time = true;
             return 0;
         }
-        if let Some(r) = rules::immediate_result(pos) {
+        if let Some(r) = movegen::immediate_result(pos) {
             return Self::value(r, ply);
         }
         let rules = pos.rules().clone();

@@ -7,13 +7,13 @@ use super::common::{
     Backlog, ENGINE_AUTHOR, ENGINE_NAME, MAX_REQUESTED_COUNT, MOVE_OVERHEAD, emergency_budget,
 };
 use super::controller::{Controller, Wake};
-use super::fallback;
 use super::io::{Input, Output};
 use super::options::{self, Applied, Settings};
-use super::wire;
-use menagerie::board::{Color, Position};
-use menagerie::movegen::{Move, perft_divide};
+use super::{fallback, wire};
+use menagerie::board::Position;
+use menagerie::movegen::perft_divide;
 use menagerie::search::{Event, Info, Limits, Score};
+use menagerie::types::{Color, Move};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
@@ -480,7 +480,7 @@ impl Session {
 
 fn legal_in(pos: &mut Position, m: Move) -> bool {
     let rules = pos.rules().clone();
-    let mut list = menagerie::movegen::MoveList::new();
+    let mut list = menagerie::types::MoveList::new();
     rules.generate_legal(pos, &mut list);
     list.contains(m)
 }

@@ -6,9 +6,9 @@
 
 use super::history::History;
 use super::movegen_fast::FastGen;
-use crate::board::Position;
+use crate::board::{Position, Ruleset};
 use crate::eval::Evaluator;
-use crate::movegen::{Move, MoveKind, MoveList, Ruleset};
+use crate::types::{Move, MoveKind, MoveList};
 
 /// Reusable buffers of one ply.
 #[derive(Default)]

@@ -7,16 +7,16 @@ use super::busy::{BusyMoves, DEFER_DEPTH, PutOff};
 use super::history::{HISTORY_MAX, History, last_mover};
 use super::movegen_fast::FastGen;
 use super::movepick::{MovePicker, PickBuf};
-use super::thread::Shared;
+use super::shared::{RootMove, Shared};
 use super::timeman::TimeManager;
 use super::tt::Bound;
 use super::{Event, Info, Limits, Score};
-use crate::board::{Color, Position};
+use crate::board::tables::M_MOVE;
+use crate::board::{Position, Ruleset};
 use crate::eval::Evaluator;
-use crate::movegen::tables::M_MOVE;
-use crate::movegen::{Move, MoveKind, MoveList, Ruleset};
-use crate::rules;
-use crate::variant::{GameValue, PieceType};
+use crate::types::{Color, Move, MoveKind, MoveList, PieceType};
+use crate::variant::GameValue;
+use crate::{movegen, rules};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -76,14 +76,6 @@ struct Frame {
     pv: Vec<Move>,
     /// Null move made at this ply (no second null move in a row).
     null: bool,
-}
-
-#[derive(Clone, Debug)]
-pub struct RootMove {
-    pub mv: Move,
-    pub score: i32,
-    pub prev_score: i32,
-    pub pv: Vec<Move>,
 }
 
 /// Late-move reduction table, [depth][move number], in plies.
@@ -585,7 +577,7 @@ impl Worker {
         }
         self.stack[ply].pv.clear();
         self.seldepth = self.seldepth.max(ply);
-        if let Some(r) = rules::immediate_result(&self.pos) {
+        if let Some(r) = movegen::immediate_result(&self.pos) {
             return value_score(r, ply);
         }
         if let Some(r) = self.rule_result() {
@@ -699,8 +691,6 @@ impl Worker {
         let mut legal_moves = 0;
         let mut quiets: [Move; 64] = [Move::NONE; 64];
         let mut n_quiets = 0;
-        let rules = self.rules.clone();
-        let eval_arc = self.eval.clone();
         // Moves another thread is searching are put off to the end (busy.rs).
         let may_defer = self.smp && depth >= DEFER_DEPTH;
         let mut put_off = PutOff::<32>::new();
@@ -709,14 +699,14 @@ impl Worker {
             // `legal`: the move's number among the legal moves.
             let (m, legal, first_pass) = if !picker_done
                 && let Some(m) = picker.next(
-                    &rules,
+                    &self.rules,
                     &self.movegen,
                     &mut self.pos,
-                    &eval_arc,
+                    &self.eval,
                     &self.hist,
                     &mut self.scratch,
                 ) {
-                if !rules.is_legal_with(&mut self.pos, m, &info) {
+                if !self.rules.is_legal_with(&mut self.pos, m, &info) {
                     continue;
                 }
                 legal_moves += 1;
@@ -735,7 +725,7 @@ impl Worker {
             {
                 continue;
             }
-            let capture = rules.is_capture(&self.pos, m);
+            let capture = self.rules.is_capture(&self.pos, m);
             let quiet = !capture && m.kind() != MoveKind::Promotion;
             let is_killer = self.stack[ply].killers.contains(&m) || m == counter;
             // Late-move pruning and futility need to know if the move checks: decided
@@ -886,7 +876,7 @@ impl Worker {
         }
         self.stack[ply].pv.clear();
         self.seldepth = self.seldepth.max(ply);
-        if let Some(r) = rules::immediate_result(&self.pos) {
+        if let Some(r) = movegen::immediate_result(&self.pos) {
             return value_score(r, ply);
         }
         if ply >= MAX_PLY || !self.quiet_moves_exist {
@@ -925,19 +915,17 @@ impl Worker {
         let buf = std::mem::take(&mut self.bufs[ply]);
         let mut picker = MovePicker::new_qsearch(buf, tt_move, in_check, checks);
         let info = self.rules.node_info(&self.pos);
-        let rules = self.rules.clone();
-        let eval_arc = self.eval.clone();
         let mut legal = 0;
         let mut best_move = Move::NONE;
         while let Some(m) = picker.next(
-            &rules,
+            &self.rules,
             &self.movegen,
             &mut self.pos,
-            &eval_arc,
+            &self.eval,
             &self.hist,
             &mut self.scratch,
         ) {
-            if !rules.is_legal_with(&mut self.pos, m, &info) {
+            if !self.rules.is_legal_with(&mut self.pos, m, &info) {
                 continue;
             }
             legal += 1;

@@ -15,7 +15,7 @@ mod keys;
 pub(super) use keys::Applier;
 
 use super::GameValue;
-use crate::board::SquareSet;
+use crate::types::SquareSet;
 use crate::xbetza::Dialect;
 use std::collections::BTreeMap;
 

@@ -14,8 +14,7 @@ pub use super::setup::{Setup, SetupError};
 pub use parse::{SyntaxError, parse};
 pub use write::board_field;
 
-use super::Position;
-use crate::movegen::Ruleset;
+use super::{Position, Ruleset};
 use crate::variant::Variant;
 use std::sync::Arc;
 

@@ -2,8 +2,9 @@
 //! variant (board size, piece letters), nothing about whether the position can be
 //! played (that is [`Position::from_setup`](crate::board::Position::from_setup)).
 
-use crate::board::{Color, Geometry, PROMOTED_UNKNOWN, Piece, RankNumbering, Setup, Square};
-use crate::variant::{MAX_PIECE_TYPES, Variant};
+use crate::board::{PROMOTED_UNKNOWN, Setup};
+use crate::types::{Color, Geometry, MAX_PIECE_TYPES, Piece, RankNumbering, Square};
+use crate::variant::Variant;
 
 /// Why a FEN does not read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -1,8 +1,8 @@
 //! Writing FEN: the position as Fairy-Stockfish writes it, and the board field alone
 //! (also used to build FENs elsewhere).
 
-use crate::board::{Color, NO_SQUARE, PROMOTED_UNKNOWN, Position, RankNumbering, Square};
-use crate::variant::PieceType;
+use crate::board::{PROMOTED_UNKNOWN, Position};
+use crate::types::{Color, PieceType, RankNumbering, Square};
 
 impl Position {
     /// The FEN of the position, as Fairy-Stockfish writes it.
@@ -71,7 +71,7 @@ impl Position {
             let mut rights: Vec<Square> = st.castling[c as usize].iter().collect();
             rights.sort_by_key(|&sq| std::cmp::Reverse(sq));
             for sq in rights {
-                let kingside = k != NO_SQUARE && sq > k;
+                let kingside = k.is_some_and(|k| sq > k);
                 let ch = if standard(sq, kingside) {
                     if kingside { 'K' } else { 'Q' }
                 } else {
@@ -88,8 +88,7 @@ impl Position {
                     let gated = st.gates[c as usize].iter().any(|s| g.file(s) == f);
                     let redundant = (!v.chess960
                         && !st.castling[c as usize].is_empty()
-                        && k != NO_SQUARE
-                        && g.file(k) == f)
+                        && k.is_some_and(|k| g.file(k) == f))
                         || st.castling[c as usize].iter().any(|s| g.file(s) == f);
                     if gated && !redundant {
                         let ch = (b'A' + f) as char;

@@ -6,7 +6,7 @@ use crate::protocol::Protocol;
 use crate::protocol::options::{self, Applied};
 use crate::protocol::wire;
 use crate::protocol::xboard::{self, XbVariant};
-use menagerie::board::{Color, RankNumbering};
+use menagerie::types::{Color, RankNumbering};
 
 impl Session {
     /// Forget what belonged to the previous position.

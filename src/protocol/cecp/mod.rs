@@ -21,9 +21,9 @@ use super::wire;
 use super::xboard::{self, XbVariant};
 use clock::Clock;
 use command::{Command, ParseError};
-use menagerie::board::{Color, Position};
-use menagerie::movegen::Move;
+use menagerie::board::Position;
 use menagerie::search::Info;
+use menagerie::types::{Color, Move};
 use std::sync::mpsc::Receiver;
 use std::time::Instant;
 
@@ -55,7 +55,7 @@ enum Abort {
 /// Lines of the obsolete `edit` command being collected.
 struct EditBoard {
     white: bool,
-    pieces: Vec<(menagerie::board::Square, Color, char)>,
+    pieces: Vec<(menagerie::types::Square, Color, char)>,
 }
 
 pub struct Session {
@@ -333,9 +333,9 @@ impl Session {
             Color(white) => {
                 // Obsolete: the engine plays the other colour.
                 self.mode = Mode::Plays(if white {
-                    menagerie::board::Color::Black
+                    menagerie::types::Color::Black
                 } else {
-                    menagerie::board::Color::White
+                    menagerie::types::Color::White
                 });
             }
             Level(l) => self.clock.set_level(l),

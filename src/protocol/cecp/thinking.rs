@@ -3,11 +3,10 @@
 
 use super::{Abort, Activity, Mode, Session};
 use crate::protocol::common::emergency_budget;
-use crate::protocol::fallback;
-use crate::protocol::wire;
+use crate::protocol::{fallback, wire};
 use menagerie::board::Position;
-use menagerie::movegen::Move;
 use menagerie::search::{Event, Info, Score};
+use menagerie::types::Move;
 use std::time::Instant;
 
 impl Session {

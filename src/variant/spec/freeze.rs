@@ -3,9 +3,9 @@
 //! board. Each derived property is computed once, by a step of its own.
 
 use super::{Region, SlotSet, Spec, U};
-use crate::board::{Geometry, SquareSet};
+use crate::types::{Geometry, MAX_PIECE_TYPES, PieceType, SquareSet, TypeSet};
 use crate::variant::pieces::builtin;
-use crate::variant::{LoadError, MAX_PIECE_TYPES, PieceDef, PieceType, TypeSet, Variant};
+use crate::variant::{LoadError, PieceDef, Variant};
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
 
