@@ -12,7 +12,7 @@ pub mod tables;
 
 pub use legal::NodeInfo;
 pub use moves::{Move, MoveKind, MoveList};
-pub use perft::{perft, perft_divide};
+pub use perft::{perft, perft_divide, perft_divide_until, perft_until};
 
 use crate::board::{Color, Position, Square, SquareSet};
 use crate::variant::{PieceType, TypeSet, Variant};
