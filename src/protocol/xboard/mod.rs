@@ -184,9 +184,10 @@ mod tests {
     #[test]
     fn crazyhouse_style_promotions_and_holdings() {
         let xb = variant("lionhouse", "");
-        // The Lion is held, so it sits before the `~` images and has one (image 16).
+        // The Lion is held, so it sits before the `~` images; its promoted twin is
+        // drawn with the Lion's picture (image 21), so it sits 11 below (image 10).
         assert!(
-            xb.announce[0].starts_with("setup (PNBR.L......~~~.~K"),
+            xb.announce[0].starts_with("setup (PNBR......L.~~~......~K"),
             "{:?}",
             xb.announce
         );
