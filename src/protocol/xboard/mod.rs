@@ -16,6 +16,35 @@ use menagerie::variant::{PieceType, Variant};
 /// Our name for orthodox chess, which XBoard calls `normal`.
 pub const CHESS: &str = "chess";
 
+/// Built-in variants XBoard has no button of its own for, most played first (by the
+/// game counts of the large variant sites, lichess.org and pychess.org, as far as
+/// they go): XBoard 4.9.1's New Variant dialog shows only the first 22 engine-defined
+/// names of `feature variants`, after the user's own variants.
+pub const MOST_PLAYED: &[&str] = &[
+    "kingofthehill",
+    "racingkings",
+    "horde",
+    "antichess",
+    "minishogi",
+    "placement",
+    "shouse",
+    "capahouse",
+    "shako",
+    "minixiangqi",
+    "gorogoro",
+    "torishogi",
+    "manchu",
+    "5check",
+    "hoppelpoppel",
+    "chaturanga",
+    "embassy",
+    "amazon",
+    "checkshogi",
+    "losalamos",
+    "chessgi",
+    "misere",
+];
+
 /// The name XBoard knows a variant of ours by.
 pub fn xboard_name(name: &str) -> &str {
     if name == CHESS { "normal" } else { name }
