@@ -603,7 +603,8 @@ fn start(args: &[&str]) -> Engine {
     Engine::start(args)
 }
 
-/// Synchronise: CECP `?` (end thinking), `.`, `resume`, `ping N`; UCI `stop`,
+/// Synchronise: CECP `resume` (a paused engine may start thinking), `?` (end
+/// thinking), `.`, `ping N`; UCI `stop`,
 /// `isready` (after `earlier` isready lines of the random input, each answered with
 /// a `readyok` of its own: ours is the last). The latency runs from our
 /// `ping`/`isready` to its answer.
@@ -622,9 +623,11 @@ fn sync(
         e.send("isready");
         ("readyok".to_string(), earlier + 1, t)
     } else {
+        // A ping while thinking is answered after the move (CECP), so `?` comes
+        // after `resume`, which may start a search.
+        e.send("resume");
         e.send("?");
         e.send(".");
-        e.send("resume");
         let t = Instant::now();
         // Tags the random `ping 7` lines never use.
         e.send(&format!("ping {}", 1_000_000 + tag));
