@@ -3,11 +3,13 @@
 
 mod builtin;
 mod ini;
+pub mod names;
 pub mod pieces;
 mod registry;
 mod spec;
 
 pub use builtin::BUILTIN_FILES;
+pub use names::UnknownVariant;
 pub use registry::{BUILTIN_SOURCE, LoadCheck, LoadReport, Refusal, VariantSet};
 
 use crate::types::{Color, Geometry, PieceType, SquareSet, TypeSet};
