@@ -227,6 +227,7 @@ fn load_rules(files: &[PathBuf], variant: &str) -> Result<Arc<Ruleset>, Failed> 
     match load(files).find(variant) {
         Ok(v) => Ok(Ruleset::new(v)),
         Err(UnknownVariant::NotLoaded(_)) => Err(fail(format!("unknown variant '{variant}'"))),
+        Err(e) => Err(fail(e.to_string())),
     }
 }
 

@@ -92,6 +92,13 @@ fn perft_and_bench_take_normal_for_chess() {
     let o = menagerie(&["bench", "1", "--variant", "normal"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains(" chess "), "{}", stdout(&o));
+    let o = menagerie(&["perft", "1", "--variant", "supply"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("error: supply: two-board games are not supported"),
+        "{}",
+        stderr(&o)
+    );
     let o = menagerie(&["bench", "1", "--variant", "atlantis"]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(

@@ -9,6 +9,7 @@
 
 use super::{Region, SlotSet, Spec, U, region_file, region_rank};
 use crate::variant::ini::{Entry, Section};
+use crate::variant::names::TWO_BOARDS;
 use crate::variant::pieces::{
     BUILTIN_PIECES, capitalized, custom_slot_number, unsupported_builtin,
 };
@@ -44,8 +45,8 @@ enum Read {
     /// A value with its own reader (it may report several errors).
     Own(fn(&mut Applier, &mut Spec, &Entry)),
     /// A rule Menagerie does not implement: accepted only at this neutral value,
-    /// otherwise the section is refused by name.
-    Unsupported(&'static str),
+    /// otherwise the section is refused, naming the rule.
+    Unsupported(&'static str, &'static str),
 }
 
 use Read::*;
@@ -58,6 +59,14 @@ const BOARD_KEYS: &[(&str, Read)] = &[
     ("maxFile", File(|s, f| s.max_file = f + 1)),
     ("betzaDialect", Own(read_betza_dialect)),
 ];
+
+/// Why the unsupported keys that belong to one rule are refused (one text per rule).
+const PETRIFY: &str = "petrification (capturing pieces turn into wall squares) is not supported";
+const ENCLOSING: &str = "enclosing drops and flipping (reversi rules) are not supported";
+const WALLS: &str = "walling moves (a move and a wall square, as in duck chess) are not supported";
+const CONNECT: &str = "connect-N wins (pieces in a row) are not supported";
+const MATERIAL_COUNTING: &str =
+    "material counting (drawn games decided by material or draw odds) is not supported";
 
 /// Keys read after the pieces (the piece keys and `mobilityRegion...` are a family
 /// of names, read by [`Applier::read_pieces`]).
@@ -181,47 +190,47 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("flagMove", Bool(|s, b| s.flag_move = b)),
     ("checkCounting", Bool(|s, b| s.check_counting = b)),
     // Keys of Fairy-Stockfish's dialect that Menagerie does not implement.
-    ("twoBoards", Unsupported("false")),
-    ("sittuyinPromotion", Unsupported("false")),
-    ("pieceDemotion", Unsupported("false")),
-    ("petrifyOnCaptureTypes", Unsupported("-")),
-    ("petrifyBlastPieces", Unsupported("false")),
-    ("enclosingDrop", Unsupported("none")),
-    ("enclosingDropStart", Unsupported("-")),
-    ("sittuyinRookDrop", Unsupported("false")),
-    ("wallingRule", Unsupported("none")),
-    ("wallingRegionWhite", Unsupported("*")),
-    ("wallingRegionBlack", Unsupported("*")),
-    ("wallingRegion", Unsupported("*")),
-    ("wallOrMove", Unsupported("false")),
-    ("cambodianMoves", Unsupported("false")),
-    ("diagonalLines", Unsupported("-")),
-    ("makpongRule", Unsupported("false")),
-    ("flipEnclosedPieces", Unsupported("none")),
-    ("moveRepetitionIllegal", Unsupported("false")),
-    ("chasingRule", Unsupported("none")),
-    ("shatarMateRule", Unsupported("false")),
-    ("bikjangRule", Unsupported("false")),
-    ("dupleCheck", Unsupported("false")),
-    ("flagPieceSafe", Unsupported("false")),
-    ("connectN", Unsupported("0")),
-    ("connectPieceTypes", Unsupported("*")),
-    ("connectHorizontal", Unsupported("true")),
-    ("connectVertical", Unsupported("true")),
-    ("connectDiagonal", Unsupported("true")),
-    ("connectRegion1White", Unsupported("-")),
-    ("connectRegion2White", Unsupported("-")),
-    ("connectRegion1Black", Unsupported("-")),
-    ("connectRegion2Black", Unsupported("-")),
-    ("connectNxN", Unsupported("0")),
-    ("collinearN", Unsupported("0")),
-    ("connectValue", Unsupported("win")),
-    ("materialCounting", Unsupported("none")),
-    ("adjudicateFullBoard", Unsupported("false")),
-    ("countingRule", Unsupported("none")),
-    ("castlingWins", Unsupported("-")),
-    ("dropOnTop", Unsupported("false")),
-    ("freeDrops", Unsupported("false")),
+    ("twoBoards", Unsupported("false", TWO_BOARDS)),
+    ("sittuyinPromotion", Unsupported("false", "sittuyin's pawn promotion (to a met, in place or diagonally, while the side has none) is not supported")),
+    ("pieceDemotion", Unsupported("false", "piece demotion (pieces that flip back, as in kyotoshogi) is not supported")),
+    ("petrifyOnCaptureTypes", Unsupported("-", PETRIFY)),
+    ("petrifyBlastPieces", Unsupported("false", PETRIFY)),
+    ("enclosingDrop", Unsupported("none", ENCLOSING)),
+    ("enclosingDropStart", Unsupported("-", ENCLOSING)),
+    ("sittuyinRookDrop", Unsupported("false", "sittuyin's set-up phase (rooks dropped on the first rank only) is not supported")),
+    ("wallingRule", Unsupported("none", WALLS)),
+    ("wallingRegionWhite", Unsupported("*", WALLS)),
+    ("wallingRegionBlack", Unsupported("*", WALLS)),
+    ("wallingRegion", Unsupported("*", WALLS)),
+    ("wallOrMove", Unsupported("false", WALLS)),
+    ("cambodianMoves", Unsupported("false", "the special first moves of the Cambodian king and met are not supported")),
+    ("diagonalLines", Unsupported("-", "moves along marked diagonals (janggi's palace) are not supported")),
+    ("makpongRule", Unsupported("false", "the makpong rule (the king may not move away from check) is not supported")),
+    ("flipEnclosedPieces", Unsupported("none", ENCLOSING)),
+    ("moveRepetitionIllegal", Unsupported("false", "forbidding moving back and forth with one piece is not supported")),
+    ("chasingRule", Unsupported("none", "the chasing rules are not supported")),
+    ("shatarMateRule", Unsupported("false", "shatar's mating rules are not supported")),
+    ("bikjangRule", Unsupported("false", "janggi's bikjang (facing kings) rule is not supported")),
+    ("dupleCheck", Unsupported("false", "duple check (check only when every royal piece is attacked) is not supported")),
+    ("flagPieceSafe", Unsupported("false", "a flag piece that must be safe to win is not supported")),
+    ("connectN", Unsupported("0", CONNECT)),
+    ("connectPieceTypes", Unsupported("*", CONNECT)),
+    ("connectHorizontal", Unsupported("true", CONNECT)),
+    ("connectVertical", Unsupported("true", CONNECT)),
+    ("connectDiagonal", Unsupported("true", CONNECT)),
+    ("connectRegion1White", Unsupported("-", CONNECT)),
+    ("connectRegion2White", Unsupported("-", CONNECT)),
+    ("connectRegion1Black", Unsupported("-", CONNECT)),
+    ("connectRegion2Black", Unsupported("-", CONNECT)),
+    ("connectNxN", Unsupported("0", CONNECT)),
+    ("collinearN", Unsupported("0", CONNECT)),
+    ("connectValue", Unsupported("win", CONNECT)),
+    ("materialCounting", Unsupported("none", MATERIAL_COUNTING)),
+    ("adjudicateFullBoard", Unsupported("false", MATERIAL_COUNTING)),
+    ("countingRule", Unsupported("none", "the makruk/ASEAN counting rules are not supported")),
+    ("castlingWins", Unsupported("-", "castling as a win condition is not supported")),
+    ("dropOnTop", Unsupported("false", "drops on top of pieces (connect four) are not supported")),
+    ("freeDrops", Unsupported("false", "free drops (drops not limited by the pieces in hand) are not supported")),
 ];
 
 /// Applies one section's entries to a spec, collecting every error.
@@ -302,9 +311,9 @@ impl<'a> Applier<'a> {
             Piece(set) => self.store(e, parse_piece_type(spec, v), spec, set),
             Text(set) => set(spec, v),
             Own(read) => read(self, spec, e),
-            Unsupported(neutral) => {
+            Unsupported(neutral, rule) => {
                 if v.trim() != neutral {
-                    self.error(e, "this rule is not supported by Menagerie");
+                    self.error(e, rule);
                 }
             }
         }
