@@ -82,6 +82,9 @@ janggiCannon = c
 
 [bughouse:crazyhouse]
 twoBoards = true
+
+[counting:chess]
+materialCounting = janggi
 ";
     let mut set = VariantSet::builtin(check_variant);
     let report = set.load_str("user.ini", text);
@@ -97,6 +100,7 @@ twoBoards = true
         "user.ini:25: [big] maxRank = 17: the board has 1 to 16 ranks",
         "user.ini:28: [janggi] janggiCannon = c: the Janggi cannon (it neither jumps over nor captures a cannon) is not supported by Menagerie",
         "user.ini:31: [bughouse] twoBoards = true: two-board games are not supported: the pieces a player drops come from the partner's board, which a one-board engine does not have",
+        "user.ini:34: [counting] materialCounting = janggi: janggi material counting (points for janggi's pieces) is not supported",
     ];
     for e in expect {
         assert!(

@@ -176,6 +176,41 @@ fn repetition_and_move_rules() {
     assert_eq!(optional_result(&p, || true), None);
 }
 
+/// Armageddon (materialCounting = blackdrawodds): every draw by the rules is a win
+/// for Black, whoever is to move; the values agree with pyffish's game_result and
+/// is_optional_game_end.
+#[test]
+fn draw_odds_decide_drawn_games() {
+    // Stalemate, Black to move (pyffish: +32000) and White to move (-32000).
+    assert_eq!(
+        end_value("armageddon", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+        GameValue::Win
+    );
+    assert_eq!(
+        end_value("armageddon", "7K/5q2/6k1/8/8/8/8/8 w - - 0 1"),
+        GameValue::Loss
+    );
+    // Repetition: back at the start, White to move.
+    let r = rules("armageddon");
+    let mut p = Position::start(&r);
+    play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(optional_result(&p, || true), Some(GameValue::Loss));
+    // The 50-move rule, with either side to move.
+    let mut p = pos("armageddon", "8/8/4k3/8/8/3K4/8/R7 w - - 99 80");
+    play(&mut p, "a1a2");
+    assert_eq!(optional_result(&p, || true), Some(GameValue::Win));
+    play(&mut p, "e6e5");
+    assert_eq!(optional_result(&p, || true), Some(GameValue::Loss));
+    // A checkmate stays a checkmate.
+    assert_eq!(
+        end_value(
+            "armageddon",
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+        ),
+        GameValue::Loss
+    );
+}
+
 #[test]
 fn perpetual_check_loses_in_xiangqi() {
     // The red chariot follows the general up and down the palace, checking each time.

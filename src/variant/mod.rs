@@ -36,6 +36,20 @@ impl GameValue {
     }
 }
 
+/// How a game that the rules draw is decided instead (Fairy-Stockfish's
+/// `materialCounting`): by who has more pieces on the board, or by draw odds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaterialCounting {
+    /// A draw is a draw.
+    None,
+    /// The side with more pieces on the board wins; equal counts draw.
+    Unweighted,
+    /// Every draw is a win for White.
+    WhiteDrawOdds,
+    /// Every draw is a win for Black (armageddon).
+    BlackDrawOdds,
+}
+
 /// One piece type of a variant.
 #[derive(Clone, Debug)]
 pub struct PieceDef {
@@ -148,6 +162,9 @@ pub struct Variant {
     pub n_fold_value: GameValue,
     pub n_fold_value_absolute: bool,
     pub perpetual_check_illegal: bool,
+    /// Applied to stalemate, n-move and repetition draws (not to a draw a rule
+    /// gives as its own value, such as an extinction draw).
+    pub material_counting: MaterialCounting,
     pub extinction_value: GameValue,
     pub extinction_claim: bool,
     pub extinction_pseudo_royal: bool,

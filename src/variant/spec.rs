@@ -14,7 +14,7 @@ mod keys;
 
 pub(super) use keys::Applier;
 
-use super::GameValue;
+use super::{GameValue, MaterialCounting};
 use crate::types::SquareSet;
 use crate::xbetza::Dialect;
 use std::collections::BTreeMap;
@@ -145,6 +145,7 @@ pub(super) struct Spec {
     n_fold_value: GameValue,
     n_fold_value_absolute: bool,
     perpetual_check_illegal: bool,
+    material_counting: MaterialCounting,
     extinction_value: GameValue,
     extinction_claim: bool,
     extinction_pseudo_royal: bool,
@@ -236,6 +237,7 @@ impl Spec {
             n_fold_value: GameValue::Draw,
             n_fold_value_absolute: false,
             perpetual_check_illegal: false,
+            material_counting: MaterialCounting::None,
             extinction_value: GameValue::None,
             extinction_claim: false,
             extinction_pseudo_royal: false,

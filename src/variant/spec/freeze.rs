@@ -115,6 +115,7 @@ impl Spec {
             n_fold_value: self.n_fold_value,
             n_fold_value_absolute: self.n_fold_value_absolute,
             perpetual_check_illegal: self.perpetual_check_illegal,
+            material_counting: self.material_counting,
             extinction_value: self.extinction_value,
             extinction_claim: self.extinction_claim,
             extinction_pseudo_royal: self.extinction_pseudo_royal,

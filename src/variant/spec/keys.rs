@@ -13,7 +13,7 @@ use crate::variant::names::TWO_BOARDS;
 use crate::variant::pieces::{
     BUILTIN_PIECES, capitalized, custom_slot_number, unsupported_builtin,
 };
-use crate::variant::{GameValue, LoadError};
+use crate::variant::{GameValue, LoadError, MaterialCounting};
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
 
@@ -65,8 +65,6 @@ const PETRIFY: &str = "petrification (capturing pieces turn into wall squares) i
 const ENCLOSING: &str = "enclosing drops and flipping (reversi rules) are not supported";
 const WALLS: &str = "walling moves (a move and a wall square, as in duck chess) are not supported";
 const CONNECT: &str = "connect-N wins (pieces in a row) are not supported";
-const MATERIAL_COUNTING: &str =
-    "material counting (drawn games decided by material or draw odds) is not supported";
 
 /// Keys read after the pieces (the piece keys and `mobilityRegion...` are a family
 /// of names, read by [`Applier::read_pieces`]).
@@ -169,6 +167,7 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("nFoldValue", Value(|s, v| s.n_fold_value = v)),
     ("nFoldValueAbsolute", Bool(|s, b| s.n_fold_value_absolute = b)),
     ("perpetualCheckIllegal", Bool(|s, b| s.perpetual_check_illegal = b)),
+    ("materialCounting", Own(read_material_counting)),
     ("stalemateValue", Value(|s, v| s.stalemate_value = v)),
     ("stalematePieceCount", Bool(|s, b| s.stalemate_piece_count = b)),
     ("checkmateValue", Value(|s, v| s.checkmate_value = v)),
@@ -225,8 +224,7 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("connectNxN", Unsupported("0", CONNECT)),
     ("collinearN", Unsupported("0", CONNECT)),
     ("connectValue", Unsupported("win", CONNECT)),
-    ("materialCounting", Unsupported("none", MATERIAL_COUNTING)),
-    ("adjudicateFullBoard", Unsupported("false", MATERIAL_COUNTING)),
+    ("adjudicateFullBoard", Unsupported("false", "adjudicating a full board by material counting is not supported")),
     ("countingRule", Unsupported("none", "the makruk/ASEAN counting rules are not supported")),
     ("castlingWins", Unsupported("-", "castling as a win condition is not supported")),
     ("dropOnTop", Unsupported("false", "drops on top of pieces (connect four) are not supported")),
@@ -511,6 +509,27 @@ fn read_betza_dialect(a: &mut Applier, spec: &mut Spec, e: &Entry) {
         "fairy-stockfish" => spec.dialect = Dialect::FairyStockfish,
         _ => a.error(e, "expected xboard or fairy-stockfish"),
     }
+}
+
+fn read_material_counting(a: &mut Applier, spec: &mut Spec, e: &Entry) {
+    spec.material_counting = match e.value.as_str() {
+        "none" => MaterialCounting::None,
+        "unweighted" => MaterialCounting::Unweighted,
+        "whitedrawodds" => MaterialCounting::WhiteDrawOdds,
+        "blackdrawodds" => MaterialCounting::BlackDrawOdds,
+        "janggi" => {
+            return a.error(
+                e,
+                "janggi material counting (points for janggi's pieces) is not supported",
+            );
+        }
+        _ => {
+            return a.error(
+                e,
+                "expected none, unweighted, whitedrawodds or blackdrawodds",
+            );
+        }
+    };
 }
 
 fn read_start_fen(a: &mut Applier, spec: &mut Spec, e: &Entry) {
