@@ -111,15 +111,33 @@ impl Ruleset {
     pub fn attacked_by(&self, pos: &Position, target: Square, by: Color) -> bool {
         let t = &self.tables;
         for p in t.probes_of(by, target) {
-            if self.probe_hits(pos, p, by) {
+            if self.probe_attacker(pos, p, by).is_some() {
                 return true;
             }
         }
         let complex = t.complex_attackers[by as usize];
         if complex != 0 {
-            return self.complex_attack(pos, target, by, complex);
+            return self.complex_attack(pos, target, by, complex, true) != SquareSet::EMPTY;
         }
         false
+    }
+
+    /// The pieces of colour `by` that attack `target` in the sense of
+    /// [`attacked_by`](Self::attacked_by): the pieces giving check, when it holds a
+    /// royal piece.
+    pub fn attackers_to(&self, pos: &Position, target: Square, by: Color) -> SquareSet {
+        let t = &self.tables;
+        let mut s = SquareSet::EMPTY;
+        for p in t.probes_of(by, target) {
+            if let Some(sq) = self.probe_attacker(pos, p, by) {
+                s.insert(sq);
+            }
+        }
+        let complex = t.complex_attackers[by as usize];
+        if complex != 0 {
+            s = s.or(&self.complex_attack(pos, target, by, complex, false));
+        }
+        s
     }
 
     #[inline]
@@ -131,60 +149,72 @@ impl Ruleset {
             && (p.from_region == 0 || self.tables.regions[p.from_region as usize - 1].contains(sq))
     }
 
+    /// The square of the piece that attacks along probe `p`, if one does.
     #[inline]
-    fn probe_hits(&self, pos: &Position, p: &Probe, by: Color) -> bool {
+    fn probe_attacker(&self, pos: &Position, p: &Probe, by: Color) -> Option<Square> {
         let t = &self.tables;
         let ray = t.ray(p.start, p.len);
+        let found = |sq: Square| self.attacker_ok(pos, p, sq, by).then_some(sq);
         match p.kind {
             ProbeKind::Leap => {
                 let from = ray[0];
                 if !self.attacker_ok(pos, p, from, by) {
-                    return false;
+                    return None;
                 }
                 let blocks = t.ray(p.block_start, p.block_len as u16);
-                if p.must_jump {
+                let open = if p.must_jump {
                     blocks.iter().all(|&b| pos.piece_at(b).is_some())
                 } else {
                     blocks.iter().all(|&b| pos.piece_at(b).is_none())
-                }
+                };
+                open.then_some(from)
             }
             ProbeKind::Slide => {
                 for &sq in ray {
                     if pos.piece_at(sq).is_some() {
-                        return self.attacker_ok(pos, p, sq, by);
+                        return found(sq);
                     }
                 }
-                false
+                None
             }
             ProbeKind::Hop => {
                 let mut screen = false;
                 for &sq in ray {
                     if pos.piece_at(sq).is_some() {
                         if screen {
-                            return self.attacker_ok(pos, p, sq, by);
+                            return found(sq);
                         }
                         screen = true;
                     }
                 }
-                false
+                None
             }
             ProbeKind::Grasshop => {
                 if pos.piece_at(ray[0]).is_none() {
-                    return false;
+                    return None;
                 }
                 for &sq in &ray[1..] {
                     if pos.piece_at(sq).is_some() {
-                        return self.attacker_ok(pos, p, sq, by);
+                        return found(sq);
                     }
                 }
-                false
+                None
             }
         }
     }
 
     /// Attacks by pieces whose captures the probes cannot describe: generate them.
-    fn complex_attack(&self, pos: &Position, target: Square, by: Color, types: u64) -> bool {
+    /// The attackers' squares (only the first one found when `first_only`).
+    fn complex_attack(
+        &self,
+        pos: &Position,
+        target: Square,
+        by: Color,
+        types: u64,
+        first_only: bool,
+    ) -> SquareSet {
         let mut list = MoveList::new();
+        let mut attackers = SquareSet::EMPTY;
         let mut ty = types;
         while ty != 0 {
             let t = ty.trailing_zeros() as u8;
@@ -194,14 +224,18 @@ impl Ruleset {
             for from in pos.pieces_of(by, t).and(&reach).iter() {
                 list.clear();
                 self.piece_moves(pos, by, from, &mut list, true);
-                for m in list.iter() {
-                    let hits_target = m.to() == target && m.kind() != MoveKind::Drop;
-                    if hits_target || m.extras().any(|(s, c)| c && s == target) {
-                        return true;
+                let hits = list.iter().any(|m| {
+                    (m.to() == target && m.kind() != MoveKind::Drop)
+                        || m.extras().any(|(s, c)| c && s == target)
+                });
+                if hits {
+                    attackers.insert(from);
+                    if first_only {
+                        return attackers;
                     }
                 }
             }
         }
-        false
+        attackers
     }
 }

@@ -243,6 +243,15 @@ impl Ruleset {
             }
             _ => {}
         }
+        if v.makpong_rule
+            && m.kind() == MoveKind::Normal
+            && pos.in_check()
+            && self.royal_types & 1u64 << pos.piece_at(m.from()).kind() != 0
+            && self.attackers_to(pos, m.from(), them) != SquareSet::single(m.to())
+        {
+            // Makpong: the king in check may only capture the one piece checking it.
+            return false;
+        }
         if v.must_drop
             && let Some(illegal) = self.must_drop_violation(pos, m)
         {

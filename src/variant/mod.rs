@@ -150,6 +150,9 @@ pub struct Variant {
     // Movement restrictions.
     pub mobility_region: [Vec<Option<SquareSet>>; 2],
     pub flying_general: bool,
+    /// A royal piece in check may move only to capture the one piece giving check
+    /// (makpong).
+    pub makpong_rule: bool,
 
     // Game end.
     pub checking: bool,

@@ -134,6 +134,7 @@ pub(super) struct Spec {
 
     mobility_region: [BTreeMap<String, Region>; 2],
     flying_general: bool,
+    makpong_rule: bool,
 
     checking: bool,
     must_capture: bool,
@@ -227,6 +228,7 @@ impl Spec {
             seirawan_gating: false,
             mobility_region: [BTreeMap::new(), BTreeMap::new()],
             flying_general: false,
+            makpong_rule: false,
             checking: true,
             must_capture: false,
             checkmate_value: GameValue::Loss,

@@ -105,6 +105,7 @@ impl Spec {
             seirawan_gating: self.seirawan_gating,
             mobility_region: types.mobility_regions(),
             flying_general: self.flying_general,
+            makpong_rule: self.makpong_rule,
             checking: self.checking,
             must_capture: self.must_capture,
             checkmate_value: self.checkmate_value,

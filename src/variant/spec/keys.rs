@@ -157,6 +157,7 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("passOnStalemateWhite", Bool(|s, b| s.pass_on_stalemate[0] = b)),
     ("passOnStalemateBlack", Bool(|s, b| s.pass_on_stalemate[1] = b)),
     ("flyingGeneral", Bool(|s, b| s.flying_general = b)),
+    ("makpongRule", Bool(|s, b| s.makpong_rule = b)),
     // Kept 1-based: the soldier rule compares it with a relative rank number.
     ("soldierPromotionRank", Rank(|s, r| s.soldier_promotion_rank = r + 1)),
     ("nMoveRuleTypes", Pieces(|s, p| s.n_move_rule_types = [p.clone(), p])),
@@ -204,7 +205,6 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("wallOrMove", Unsupported("false", WALLS)),
     ("cambodianMoves", Unsupported("false", "the special first moves of the Cambodian king and met are not supported")),
     ("diagonalLines", Unsupported("-", "moves along marked diagonals (janggi's palace) are not supported")),
-    ("makpongRule", Unsupported("false", "the makpong rule (the king may not move away from check) is not supported")),
     ("flipEnclosedPieces", Unsupported("none", ENCLOSING)),
     ("moveRepetitionIllegal", Unsupported("false", "forbidding moving back and forth with one piece is not supported")),
     ("chasingRule", Unsupported("none", "the chasing rules are not supported")),
