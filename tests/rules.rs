@@ -136,6 +136,24 @@ fn flags_and_check_counting() {
     assert_eq!(immediate_result(&p), Some(GameValue::Loss));
 }
 
+/// Dobutsu (flagPieceSafe): a lion on the last rank wins only where no enemy piece
+/// attacks it; if both lions stand safe on their goals, the game is drawn. The values
+/// are pyffish's is_immediate_game_end.
+#[test]
+fn a_flag_piece_must_be_safe() {
+    let end = |fen| immediate_result(&pos("dobutsu", fen));
+    // White's lion on a4 is attacked by the giraffe: the game goes on.
+    assert_eq!(end("Lgl/3/3/E1G[] b - - 0 1"), None);
+    // Not attacked: Black (to move) has lost; White (to move: it survived) has won.
+    assert_eq!(end("L1l/3/1g1/E1G[] b - - 0 1"), Some(GameValue::Loss));
+    assert_eq!(end("L1l/3/1g1/E1G[] w - - 0 1"), Some(GameValue::Win));
+    // Black's lion reached b1 too, but White's giraffe attacks it.
+    assert_eq!(end("L2/3/3/1lG[] w - - 0 1"), Some(GameValue::Win));
+    // Both safe: a draw, whoever is to move.
+    assert_eq!(end("L2/3/3/1l1[] w - - 0 1"), Some(GameValue::Draw));
+    assert_eq!(end("L2/3/3/1l1[] b - - 0 1"), Some(GameValue::Draw));
+}
+
 #[test]
 fn shogi_pawn_drop_mate_loses_for_the_dropper() {
     let mut p = pos("shogi", "R3k3R/9/4G4/9/9/9/9/9/4K4[P] w - - 0 1");

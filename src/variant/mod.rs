@@ -181,6 +181,9 @@ pub struct Variant {
     pub flag_piece_count: u32,
     pub flag_piece_blocked_win: bool,
     pub flag_move: bool,
+    /// A flag piece wins only where no enemy piece attacks it (when exactly the
+    /// required number of them is in the region).
+    pub flag_piece_safe: bool,
     pub check_counting: bool,
     pub blast_on_capture: bool,
     pub blast_immune_types: TypeSet,

@@ -129,6 +129,7 @@ impl Spec {
             flag_piece_count: self.flag_piece_count,
             flag_piece_blocked_win: self.flag_piece_blocked_win,
             flag_move: self.flag_move,
+            flag_piece_safe: self.flag_piece_safe,
             check_counting: self.check_counting,
             blast_on_capture: self.blast_on_capture,
             blast_immune_types: types.set(&self.blast_immune_types),

@@ -188,6 +188,7 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("flagPieceCount", Count(|s, n| s.flag_piece_count = n)),
     ("flagPieceBlockedWin", Bool(|s, b| s.flag_piece_blocked_win = b)),
     ("flagMove", Bool(|s, b| s.flag_move = b)),
+    ("flagPieceSafe", Bool(|s, b| s.flag_piece_safe = b)),
     ("checkCounting", Bool(|s, b| s.check_counting = b)),
     // Keys of Fairy-Stockfish's dialect that Menagerie does not implement.
     ("twoBoards", Unsupported("false", TWO_BOARDS)),
@@ -211,7 +212,6 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("shatarMateRule", Unsupported("false", "shatar's mating rules are not supported")),
     ("bikjangRule", Unsupported("false", "janggi's bikjang (facing kings) rule is not supported")),
     ("dupleCheck", Unsupported("false", "duple check (check only when every royal piece is attacked) is not supported")),
-    ("flagPieceSafe", Unsupported("false", "a flag piece that must be safe to win is not supported")),
     ("connectN", Unsupported("0", CONNECT)),
     ("connectPieceTypes", Unsupported("*", CONNECT)),
     ("connectHorizontal", Unsupported("true", CONNECT)),
