@@ -11,7 +11,26 @@ impl Ruleset {
     /// the other one).
     pub fn in_check(&self, pos: &Position) -> bool {
         let us = pos.side_to_move();
-        self.royal_attacked(pos, us) || (self.pseudo_royal && self.pseudo_royal_attacked(pos, us))
+        self.royal_attacked(pos, us)
+            || (self.pseudo_royal && self.pseudo_royal_attacked(pos, us))
+            || (self.variant.duple_check && self.duple_checked(pos, us))
+    }
+
+    /// Duple check: `c` has pieces of the extinction types on the board and every one
+    /// of them is attacked (touching enemy pseudo-royals protect, as for check).
+    pub fn duple_checked(&self, pos: &Position, c: Color) -> bool {
+        let mut ours = SquareSet::EMPTY;
+        let mut ty = self.variant.extinction_piece_types;
+        while ty != 0 {
+            let t = ty.trailing_zeros() as PieceType;
+            ty &= ty - 1;
+            ours |= pos.pieces_of(c, t);
+        }
+        let theirs = self.pseudo_royals(pos, c.flip());
+        !ours.is_empty()
+            && ours
+                .iter()
+                .all(|sq| self.any_attacked(pos, c, SquareSet::single(sq), theirs))
     }
 
     /// Is any royal piece of `c` attacked?

@@ -56,6 +56,7 @@ impl Ruleset {
                 })
         });
         let simple_legality = !pseudo_royal
+            && !variant.duple_check
             && !variant.blast_on_capture
             && variant.checking
             && variant.drop_checks

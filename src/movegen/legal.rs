@@ -277,7 +277,8 @@ impl Ruleset {
         };
         pos.make(m);
         let mut ok = before.is_none_or(|b| self.pseudo_royals_safe(pos, us, &b, m))
-            && !self.royal_attacked(pos, us);
+            && !self.royal_attacked(pos, us)
+            && !(v.duple_check && self.duple_checked(pos, us));
         if ok && (!v.checking || (!v.drop_checks && m.is_drop())) && pos.in_check() {
             ok = false;
         }

@@ -171,6 +171,9 @@ pub struct Variant {
     pub extinction_value: GameValue,
     pub extinction_claim: bool,
     pub extinction_pseudo_royal: bool,
+    /// Duple check: a side whose pieces of the extinction types are all attacked is
+    /// in check (spartan's two kings), however many of them there are.
+    pub duple_check: bool,
     pub extinction_piece_types: TypeSet,
     /// True when `extinctionPieceTypes = *` (every type, including ones in hand only).
     pub extinction_all_types: bool,

@@ -120,6 +120,7 @@ impl Spec {
             extinction_value: self.extinction_value,
             extinction_claim: self.extinction_claim,
             extinction_pseudo_royal: self.extinction_pseudo_royal,
+            duple_check: self.duple_check,
             extinction_piece_types: types.set(&self.extinction_piece_types),
             extinction_all_types: self.extinction_piece_types.all,
             extinction_piece_count: self.extinction_piece_count,
