@@ -136,6 +136,42 @@ fn flags_and_check_counting() {
     assert_eq!(immediate_result(&p), Some(GameValue::Loss));
 }
 
+/// Shatar (shatarMateRule): a mate counts only after a shak (a check by a knight,
+/// rook or bers) in the run of checks; a mate by knights alone counts for the mated
+/// side. The values are pyffish's game_result after the same moves.
+#[test]
+fn shatar_mates() {
+    let mated = |fen: &str, moves: &str| {
+        let mut p = pos("shatar", fen);
+        play(&mut p, moves);
+        assert_eq!(legal_count(&mut p), 0, "{fen} {moves}");
+        no_moves_value(&p)
+    };
+    // A rook mate is a shak: it counts.
+    assert_eq!(
+        mated("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8"),
+        GameValue::Loss
+    );
+    // A bishop mate with no shak before it: niol, a draw.
+    assert_eq!(
+        mated("6bk/7p/8/8/8/8/1B6/6K1 w - - 0 1", "b2e5"),
+        GameValue::Draw
+    );
+    // The same kind of bishop mate after a rook check in the same run: it counts...
+    let shak_first = "7k/pB6/5P2/6K1/8/8/8/3R4 w - - 0 1";
+    assert_eq!(mated(shak_first, "d1d8 h8h7 b7e4"), GameValue::Loss);
+    // ...but not when the position is set up without that history.
+    assert_eq!(
+        mated("3R4/p6k/5P2/6K1/4B3/8/8/8 b - - 3 2", ""),
+        GameValue::Draw
+    );
+    // A smothered mate by the knight alone.
+    assert_eq!(
+        mated("6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", "g5f7"),
+        GameValue::Win
+    );
+}
+
 /// Dobutsu (flagPieceSafe): a lion on the last rank wins only where no enemy piece
 /// attacks it; if both lions stand safe on their goals, the game is drawn. The values
 /// are pyffish's is_immediate_game_end.

@@ -16,6 +16,24 @@ impl Ruleset {
             || (self.variant.duple_check && self.duple_checked(pos, us))
     }
 
+    /// The pieces giving check to the side to move's royal pieces.
+    pub fn checkers(&self, pos: &Position) -> SquareSet {
+        let us = pos.side_to_move();
+        pos.royals(us).iter().fold(SquareSet::EMPTY, |s, k| {
+            s.or(&self.attackers_to(pos, k, us.flip()))
+        })
+    }
+
+    /// Shatar: is the check on the side to move a shak (one of the checkers a
+    /// knight, rook or bers)?
+    pub fn is_shak(&self, pos: &Position) -> bool {
+        self.shak_types != 0
+            && self
+                .checkers(pos)
+                .iter()
+                .any(|sq| self.shak_types & 1u64 << pos.piece_at(sq).kind() != 0)
+    }
+
     /// Duple check: `c` has pieces of the extinction types on the board and every one
     /// of them is attacked (touching enemy pseudo-royals protect, as for check).
     pub fn duple_checked(&self, pos: &Position, c: Color) -> bool {

@@ -62,7 +62,10 @@ pub fn judge(pos: &mut Position) -> Option<GameEnd> {
         let value = rules::no_moves_value(pos);
         let in_check = pos.in_check();
         return GameEnd::new(pos, value, |winner| match (value, in_check) {
-            (GameValue::Draw, _) => "Stalemate".to_string(),
+            (GameValue::Draw, false) => "Stalemate".to_string(),
+            (GameValue::Draw, true) => {
+                "Draw: the rules of the variant do not count this mate".to_string()
+            }
             (GameValue::Loss, true) => format!("{winner} mates"),
             (_, true) => format!("{winner} wins: the mated side wins"),
             (_, false) if v.stalemate_value == GameValue::Draw => {

@@ -48,6 +48,9 @@ pub fn no_moves_value(pos: &Position) -> GameValue {
                 return GameValue::Win;
             }
         }
+        if v.shatar_mate_rule {
+            return shatar_mate_value(pos);
+        }
         return v.checkmate_value;
     }
     let mut value = v.stalemate_value;
@@ -62,6 +65,36 @@ pub fn no_moves_value(pos: &Position) -> GameValue {
         };
     }
     counted(pos, value)
+}
+
+/// Shatar: a mate by knights alone counts for the mated side (Fairy-Stockfish
+/// scores it so, having no way to forbid the move); otherwise the mate counts if the
+/// run of checks that led to it includes a shak, else the game is drawn (niol).
+fn shatar_mate_value(pos: &Position) -> GameValue {
+    let v = pos.variant();
+    let rules = pos.rules();
+    let checkers = rules.checkers(pos);
+    if checkers
+        .iter()
+        .all(|sq| rules.knight_types & 1u64 << pos.piece_at(sq).kind() != 0)
+    {
+        return GameValue::Win;
+    }
+    // The mated side's earlier positions in the same run of checks.
+    let hist = pos.history();
+    let mut st = pos.state();
+    let mut back = 0;
+    while st.in_check {
+        if st.shak {
+            return v.checkmate_value;
+        }
+        back += 2;
+        if st.plies_from_null < 2 || back > hist.len() {
+            break;
+        }
+        st = &hist[hist.len() - back];
+    }
+    GameValue::Draw
 }
 
 /// Results that apply during the game: the n-move rule and n-fold repetition

@@ -158,6 +158,10 @@ pub struct Variant {
     pub checking: bool,
     pub must_capture: bool,
     pub checkmate_value: GameValue,
+    /// Shatar's mating rules: a mate by knights alone does not count, and a mate
+    /// counts only if the checks that led to it include a shak (a check by a knight,
+    /// rook or bers); otherwise the game is drawn.
+    pub shatar_mate_rule: bool,
     pub stalemate_value: GameValue,
     pub stalemate_piece_count: bool,
     pub n_move_rule: u32,

@@ -109,6 +109,7 @@ impl Spec {
             checking: self.checking,
             must_capture: self.must_capture,
             checkmate_value: self.checkmate_value,
+            shatar_mate_rule: self.shatar_mate_rule,
             stalemate_value: self.stalemate_value,
             stalemate_piece_count: self.stalemate_piece_count,
             n_move_rule: self.n_move_rule,
