@@ -8,6 +8,7 @@ mod legal;
 mod moves;
 pub mod notation;
 mod perft;
+mod see;
 pub mod tables;
 
 pub use legal::NodeInfo;
