@@ -31,6 +31,9 @@ pub struct Evaluator {
     pub value_eg: Vec<i32>,
     /// A piece in hand: its value plus its freedom to be dropped anywhere.
     hand_mg: Vec<i32>,
+    /// What taking a piece of the type gains, for static exchange: its value, plus in
+    /// drop games the value of the (demoted) piece that goes to the taker's hand.
+    see_values: Vec<i32>,
     hand_eg: Vec<i32>,
     /// Piece-square terms, indexed `(color * n + type) * 256 + square`.
     psq: Vec<(i16, i16)>,
@@ -88,6 +91,21 @@ impl Evaluator {
         let hand_mg: Vec<i32> = value_mg.iter().map(|&x| x + x * hand_bonus / 64).collect();
         let hand_eg: Vec<i32> = value_eg.iter().map(|&x| x + x * hand_bonus / 64).collect();
 
+        let see_values: Vec<i32> = (0..n)
+            .map(|t| {
+                if !v.captures_to_hand {
+                    return value_mg[t];
+                }
+                let in_hand = if v.drop_loop {
+                    t
+                } else {
+                    (0..n)
+                        .find(|&u| v.promoted_piece_type[u] == Some(t as PieceType))
+                        .unwrap_or(t)
+                };
+                value_mg[t] + hand_mg[in_hand]
+            })
+            .collect();
         let pawnlike = |t: usize| {
             Some(t as PieceType) == rules.pawn_type || v.promotion_pawn_types[0] & 1 << t != 0
         };
@@ -228,6 +246,7 @@ impl Evaluator {
             value_eg,
             hand_mg,
             hand_eg,
+            see_values,
             psq,
             mob_base,
             mob_weight,
@@ -255,6 +274,12 @@ impl Evaluator {
     #[inline]
     pub fn value(&self, t: PieceType) -> i32 {
         self.value_mg[t as usize]
+    }
+
+    /// Piece values for static exchange ([`Ruleset::see_ge`]).
+    #[inline]
+    pub fn see_values(&self) -> &[i32] {
+        &self.see_values
     }
 
     pub fn rules(&self) -> &Arc<Ruleset> {

@@ -1,6 +1,6 @@
 //! Move ordering. Moves come out in stages so that a cut-off early in the list saves
 //! generating the rest: the hash move, captures by most valuable victim / least
-//! valuable attacker (losing captures deferred), killers and the counter-move, quiet
+//! valuable attacker (captures that lose material by static exchange deferred), killers and the counter-move, quiet
 //! moves by history, then the losing captures. Legality is tested by the caller, only
 //! for the moves it actually plays.
 
@@ -90,23 +90,6 @@ pub fn mover_value(pos: &Position, eval: &Evaluator, m: Move) -> i32 {
         let p = pos.piece_at(m.from());
         if p.is_some() { eval.value(p.kind()) } else { 0 }
     }
-}
-
-/// A cheap static exchange guess: a capture is losing when the capturer is worth
-/// more than what it takes and the square is defended.
-#[inline]
-pub fn losing_capture(rules: &Ruleset, pos: &Position, eval: &Evaluator, m: Move) -> bool {
-    if m.kind() == MoveKind::Promotion {
-        return false;
-    }
-    let attacker = mover_value(pos, eval, m);
-    let p = pos.piece_at(m.to());
-    let victim = if p.is_some() && p.color() != pos.side_to_move() {
-        eval.value(p.kind())
-    } else {
-        0
-    };
-    attacker > victim + 50 && rules.attacked_by(pos, m.to(), pos.side_to_move().flip())
 }
 
 /// Can `m` be played in `pos` (pseudo-legally)? Used for moves that come from
@@ -250,7 +233,7 @@ impl MovePicker {
                         };
                         continue;
                     };
-                    if losing_capture(rules, pos, eval, m) {
+                    if !rules.see_ge(pos, m, 0, eval.see_values()) {
                         if !self.qsearch {
                             self.buf.bad.push(m);
                         }

@@ -509,7 +509,7 @@ impl Worker {
             let capture = self.rules.is_capture(&self.pos, m);
             self.pos.make(m);
             let gives_check = self.pos.in_check();
-            let new_depth = depth - 1 + gives_check as i32;
+            let new_depth = depth - 1 + (gives_check && self.safe_check(m)) as i32;
             let mut score;
             if i == start {
                 score = -self.search(-beta, -alpha, new_depth, 1, false);
@@ -562,6 +562,19 @@ impl Worker {
             }
         }
         best
+    }
+
+    /// `m` was just made and gives check: does it keep its material? Only such checks
+    /// are extended: a check by a piece that is simply taken back proves nothing (in
+    /// drop games most checks are of that kind).
+    fn safe_check(&mut self, m: Move) -> bool {
+        if !self.rules.attacked_by(&self.pos, m.to(), self.pos.side_to_move()) {
+            return true;
+        }
+        self.pos.unmake();
+        let safe = self.rules.see_ge(&self.pos, m, 0, self.eval.see_values());
+        self.pos.make(m);
+        safe
     }
 
     // ------------------------------------------------------------------ main search
@@ -748,6 +761,7 @@ impl Worker {
                 && legal > 1;
             self.pos.make(m);
             let gives_check = self.pos.in_check();
+            let extend_check = gives_check && (ply as i32) < 2 * self.root_depth && self.safe_check(m);
             if prune_candidate && !gives_check {
                 let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
                 let futile = depth <= 5 && static_eval + 100 + 100 * depth <= alpha;
@@ -760,7 +774,7 @@ impl Worker {
                     continue;
                 }
             }
-            let ext = (gives_check && (ply as i32) < 2 * self.root_depth) as i32;
+            let ext = extend_check as i32;
             let new_depth = depth - 1 + ext;
             if let Some(tag) = busy_tag {
                 self.shared.busy.enter(tag);
@@ -941,6 +955,10 @@ impl Worker {
                 continue;
             }
             legal += 1;
+            // Checking drops that lose the dropped piece are not worth a look.
+            if !in_check && m.is_drop() && !rules.see_ge(&self.pos, m, 0, eval_arc.see_values()) {
+                continue;
+            }
             if !in_check && m.kind() != MoveKind::Promotion && !m.is_drop() {
                 // Delta pruning: even winning the victim outright cannot reach alpha.
                 let p = self.pos.piece_at(m.to());
