@@ -139,7 +139,13 @@ impl Ruleset {
     /// The square of the piece the probe finds under occupancy `occ`, if it is a
     /// suitable attacker of colour `by`.
     #[inline]
-    fn probe_attacker(&self, pos: &Position, p: &Probe, by: Color, occ: &SquareSet) -> Option<Square> {
+    fn probe_attacker(
+        &self,
+        pos: &Position,
+        p: &Probe,
+        by: Color,
+        occ: &SquareSet,
+    ) -> Option<Square> {
         let t = &self.tables;
         let ray = t.ray(p.start, p.len);
         let found = match p.kind {

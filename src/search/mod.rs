@@ -4,6 +4,7 @@
 
 pub mod bench;
 mod busy;
+mod checks;
 mod history;
 pub mod movegen_fast;
 mod movepick;

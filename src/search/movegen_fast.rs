@@ -4,6 +4,7 @@
 //! variants. Produces exactly the moves of `Ruleset::generate_pseudo` (a test
 //! compares them); variants whose rules it does not model use the core generator.
 
+use super::checks::CheckHints;
 use crate::board::{Color, NO_SQUARE, Position, Square, SquareSet};
 use crate::movegen::tables::ProbeKind;
 use crate::movegen::{Move, MoveList, Ruleset};
@@ -12,6 +13,8 @@ use std::sync::Arc;
 
 pub struct FastGen {
     rules: Arc<Ruleset>,
+    /// Which moves may give check, for pruning before a move is made.
+    pub checks: CheckHints,
     /// False: use the core generator for everything.
     enabled: bool,
     /// Squares a type may be dropped on before occupancy and file rules, per colour.
@@ -50,6 +53,7 @@ impl FastGen {
         }
         FastGen {
             rules: rules.clone(),
+            checks: CheckHints::new(rules),
             enabled,
             drop_mask,
             files: (0..g.files).map(|f| g.file_set(f)).collect(),

@@ -568,7 +568,10 @@ impl Worker {
     /// are extended: a check by a piece that is simply taken back proves nothing (in
     /// drop games most checks are of that kind).
     fn safe_check(&mut self, m: Move) -> bool {
-        if !self.rules.attacked_by(&self.pos, m.to(), self.pos.side_to_move()) {
+        if !self
+            .rules
+            .attacked_by(&self.pos, m.to(), self.pos.side_to_move())
+        {
             return true;
         }
         self.pos.unmake();
@@ -759,21 +762,31 @@ impl Worker {
                 && quiet
                 && best > -MATE_BOUND
                 && legal > 1;
-            self.pos.make(m);
-            let gives_check = self.pos.in_check();
-            let extend_check = gives_check && (ply as i32) < 2 * self.root_depth && self.safe_check(m);
-            if prune_candidate && !gives_check {
+            // Late quiet moves that do not give check: pruned before they are made
+            // when they certainly do not check, after making them otherwise.
+            let late_or_futile = prune_candidate && {
                 let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
                 let futile = depth <= 5 && static_eval + 100 + 100 * depth <= alpha;
-                if (depth <= 6 && legal > lmp_limit as usize) || futile {
-                    self.pos.unmake();
-                    if n_quiets < quiets.len() {
-                        quiets[n_quiets] = m;
-                        n_quiets += 1;
-                    }
-                    continue;
-                }
+                (depth <= 6 && legal > lmp_limit as usize) || futile
+            };
+            let prune_unmade =
+                late_or_futile && !self.movegen.checks.may_check(&rules, &self.pos, m);
+            if !prune_unmade {
+                self.pos.make(m);
             }
+            let gives_check = !prune_unmade && self.pos.in_check();
+            if late_or_futile && !gives_check {
+                if !prune_unmade {
+                    self.pos.unmake();
+                }
+                if n_quiets < quiets.len() {
+                    quiets[n_quiets] = m;
+                    n_quiets += 1;
+                }
+                continue;
+            }
+            let extend_check =
+                gives_check && (ply as i32) < 2 * self.root_depth && self.safe_check(m);
             let ext = extend_check as i32;
             let new_depth = depth - 1 + ext;
             if let Some(tag) = busy_tag {
