@@ -182,6 +182,8 @@ impl Searcher {
         let signals = self.signals.clone();
         let pool = self.pool.clone();
         let tt = self.tt.clone();
+        let v = pos.variant();
+        self.history.fit(v.num_types(), v.geometry.num_squares());
         let history = self.history.clone();
         self.handle = Some(std::thread::spawn(move || {
             thread::run(&pool, pos, limits, signals, tt, &history, &callback)

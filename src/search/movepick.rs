@@ -10,6 +10,91 @@ use crate::board::Position;
 use crate::eval::Evaluator;
 use crate::movegen::{Move, MoveKind, MoveList, Ruleset};
 
+/// What move ordering reads besides the position.
+pub struct OrderCtx<'a> {
+    pub rules: &'a Ruleset,
+    pub movegen: &'a FastGen,
+    pub eval: &'a Evaluator,
+    pub hist: &'a History,
+    /// Continuation rows of the moves one, two and four plies back (none: no such
+    /// move, e.g. a null move or the root).
+    pub cont: [Option<usize>; 3],
+}
+
+impl OrderCtx<'_> {
+    /// History score of a quiet move: butterfly plus continuation histories.
+    #[inline]
+    pub fn quiet_score(&self, pos: &Position, m: Move) -> i32 {
+        quiet_history(self.hist, &self.cont, pos, m)
+    }
+
+    /// Capture ordering: the victim's value (and a promotion's gain) first, then how
+    /// the same capture fared before.
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        let victim = captured_type(pos, m);
+        let history = victim.map_or(0, |v| {
+            self.hist
+                .capture(self.hist.piece_to(moved_type(pos, m), m.to()), v)
+        });
+        6 * capture_gain(pos, self.eval, m) + history
+    }
+}
+
+/// Butterfly plus continuation histories of a quiet move.
+#[inline]
+pub fn quiet_history(hist: &History, cont: &[Option<usize>; 3], pos: &Position, m: Move) -> i32 {
+    let key = hist.piece_to(moved_type(pos, m), m.to());
+    let mut s = hist.score(pos.side_to_move() as usize, m);
+    for row in cont.iter().flatten() {
+        s += hist.continuation(*row, key);
+    }
+    s
+}
+
+/// The type of the piece that moves (for a drop: the dropped type).
+#[inline]
+pub fn moved_type(pos: &Position, m: Move) -> crate::variant::PieceType {
+    if m.is_drop() {
+        m.piece()
+    } else {
+        pos.piece_at(m.from()).kind()
+    }
+}
+
+/// The type captured on the destination (or en passant), if any.
+#[inline]
+pub fn captured_type(pos: &Position, m: Move) -> Option<crate::variant::PieceType> {
+    if m.kind() == MoveKind::EnPassant {
+        return pos.rules().pawn_type;
+    }
+    let p = pos.piece_at(m.to());
+    (p.is_some() && p.color() != pos.side_to_move() && !m.is_drop()).then(|| p.kind())
+}
+
+/// Sort `moves` by `scores`, best first, moving only those scoring at least `limit`
+/// to the front (in order); the rest follow in no particular order.
+fn partial_insertion_sort(moves: &mut [Move], scores: &mut [i32], limit: i32) {
+    let mut sorted_end = 0;
+    for p in 0..moves.len() {
+        if scores[p] < limit {
+            continue;
+        }
+        let (m, s) = (moves[p], scores[p]);
+        moves[p] = moves[sorted_end];
+        scores[p] = scores[sorted_end];
+        let mut q = sorted_end;
+        while q > 0 && scores[q - 1] < s {
+            moves[q] = moves[q - 1];
+            scores[q] = scores[q - 1];
+            q -= 1;
+        }
+        moves[q] = m;
+        scores[q] = s;
+        sorted_end += 1;
+    }
+}
+
 /// Reusable buffers of one ply.
 #[derive(Default)]
 pub struct PickBuf {
@@ -18,8 +103,8 @@ pub struct PickBuf {
     bad: Vec<Move>,
 }
 
-/// Quiet moves picked in score order before the rest come in generation order.
-const SORTED_QUIETS: usize = 8;
+/// Quiet moves scoring below `QUIET_SORT_LIMIT * depth` are left unsorted.
+const QUIET_SORT_LIMIT: i32 = -4000;
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -49,47 +134,30 @@ pub struct MovePicker {
     qsearch: bool,
     /// Quiescence also tries checking drops.
     checks: bool,
+    /// Pick by selection (evasions, checking drops) rather than in sorted order.
     sort_all: bool,
+    depth: i32,
     buf: PickBuf,
 }
 
-/// Most valuable victim, least valuable attacker, plus promotion gains.
+/// Material a capture (or promotion) wins outright: the victims' values plus a
+/// promotion's new piece.
 #[inline]
-pub fn capture_score(pos: &Position, eval: &Evaluator, m: Move) -> i32 {
-    let victim = match m.kind() {
-        MoveKind::EnPassant => eval.value(pos.rules().pawn_type.unwrap_or(0)),
-        _ => {
-            let mut v = 0;
-            let p = pos.piece_at(m.to());
-            if p.is_some() && p.color() != pos.side_to_move() {
-                v += eval.value(p.kind());
-            }
-            for (sq, cap) in m.extras() {
-                let q = pos.piece_at(sq);
-                if cap && q.is_some() {
-                    v += eval.value(q.kind());
-                }
-            }
-            v
-        }
-    };
-    let attacker = mover_value(pos, eval, m);
-    let promo = if m.kind() == MoveKind::Promotion {
-        eval.value(m.piece())
-    } else {
-        0
-    };
-    victim * 16 + promo * 8 - attacker / 8
-}
-
-#[inline]
-pub fn mover_value(pos: &Position, eval: &Evaluator, m: Move) -> i32 {
-    if m.is_drop() {
-        eval.value(m.piece())
-    } else {
-        let p = pos.piece_at(m.from());
-        if p.is_some() { eval.value(p.kind()) } else { 0 }
+pub fn capture_gain(pos: &Position, eval: &Evaluator, m: Move) -> i32 {
+    let mut v = 0;
+    if let Some(t) = captured_type(pos, m) {
+        v += eval.value(t);
     }
+    for (sq, cap) in m.extras() {
+        let q = pos.piece_at(sq);
+        if cap && q.is_some() {
+            v += eval.value(q.kind());
+        }
+    }
+    if m.kind() == MoveKind::Promotion {
+        v += eval.value(m.piece());
+    }
+    v
 }
 
 /// Can `m` be played in `pos` (pseudo-legally)? Used for moves that come from
@@ -128,6 +196,7 @@ impl MovePicker {
         killers: [Move; 2],
         counter: Move,
         all_at_once: bool,
+        depth: i32,
     ) -> MovePicker {
         MovePicker {
             stage: if all_at_once { Stage::All } else { Stage::Tt },
@@ -141,13 +210,14 @@ impl MovePicker {
             qsearch: false,
             checks: false,
             sort_all: false,
+            depth,
             buf,
         }
     }
 
     /// For quiescence: captures only (all moves when in check).
     pub fn new_qsearch(buf: PickBuf, tt: Move, in_check: bool, checks: bool) -> MovePicker {
-        let mut p = MovePicker::new(buf, tt, [Move::NONE; 2], Move::NONE, in_check);
+        let mut p = MovePicker::new(buf, tt, [Move::NONE; 2], Move::NONE, in_check, 0);
         p.qsearch = true;
         p.checks = checks && !in_check;
         p
@@ -186,16 +256,13 @@ impl MovePicker {
         self.index = 0;
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub fn next(
         &mut self,
-        rules: &Ruleset,
-        movegen: &FastGen,
+        ctx: &OrderCtx,
         pos: &mut Position,
-        eval: &Evaluator,
-        hist: &History,
         scratch: &mut MoveList,
     ) -> Option<Move> {
+        let (rules, movegen, eval) = (ctx.rules, ctx.movegen, ctx.eval);
         loop {
             match self.stage {
                 Stage::Tt => {
@@ -219,7 +286,7 @@ impl MovePicker {
                             self.buf.list.moves.swap_remove(i);
                             continue;
                         }
-                        self.buf.scores.push(capture_score(pos, eval, m));
+                        self.buf.scores.push(ctx.capture_score(pos, m));
                         i += 1;
                     }
                     self.stage = Stage::Captures;
@@ -273,7 +340,6 @@ impl MovePicker {
                     self.buf.list.clear();
                     movegen.generate(pos, &mut self.buf.list);
                     self.buf.scores.clear();
-                    let stm = pos.side_to_move() as usize;
                     let mut i = 0;
                     while i < self.buf.list.moves.len() {
                         let m = self.buf.list.moves[i];
@@ -284,7 +350,7 @@ impl MovePicker {
                             self.buf.list.moves.swap_remove(i);
                             continue;
                         }
-                        let mut s = hist.score(stm, m);
+                        let mut s = ctx.quiet_score(pos, m);
                         match m.kind() {
                             MoveKind::Promotion => s += 100_000 + eval.value(m.piece()),
                             MoveKind::PiecePromotion => s += 50_000,
@@ -293,13 +359,16 @@ impl MovePicker {
                         self.buf.scores.push(s);
                         i += 1;
                     }
+                    partial_insertion_sort(
+                        &mut self.buf.list.moves,
+                        &mut self.buf.scores,
+                        QUIET_SORT_LIMIT * self.depth,
+                    );
                     self.index = 0;
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    // The first few by selection (cut-offs come early); after that the
-                    // order matters little and sorting hundreds of drops would not pay.
-                    if self.index < SORTED_QUIETS || self.sort_all {
+                    if self.sort_all {
                         if let Some(m) = self.pick_best() {
                             return Some(m);
                         }
@@ -327,17 +396,16 @@ impl MovePicker {
                         movegen.generate(pos, &mut self.buf.list);
                     }
                     self.buf.scores.clear();
-                    let stm = pos.side_to_move() as usize;
                     for i in 0..self.buf.list.moves.len() {
                         let m = self.buf.list.moves[i];
                         let s = if m == self.tt {
                             10_000_000
                         } else if rules.is_capture(pos, m) || m.kind() == MoveKind::Promotion {
-                            1_000_000 + capture_score(pos, eval, m)
+                            1_000_000 + ctx.capture_score(pos, m)
                         } else if self.refutations.contains(&m) {
                             900_000
                         } else {
-                            hist.score(stm, m)
+                            ctx.quiet_score(pos, m)
                         };
                         self.buf.scores.push(s);
                     }

@@ -4,9 +4,9 @@
 //! own game-end rules.
 
 use super::busy::{BusyMoves, DEFER_DEPTH, PutOff};
-use super::history::{HISTORY_MAX, History, last_mover};
+use super::history::{History, last_mover};
 use super::movegen_fast::FastGen;
-use super::movepick::{MovePicker, PickBuf};
+use super::movepick::{MovePicker, OrderCtx, PickBuf, captured_type, moved_type, quiet_history};
 use super::thread::Shared;
 use super::timeman::TimeManager;
 use super::tt::Bound;
@@ -76,6 +76,9 @@ struct Frame {
     pv: Vec<Move>,
     /// Null move made at this ply (no second null move in a row).
     null: bool,
+    /// Continuation row of the move being searched at this ply (none for a null
+    /// move).
+    cont_row: Option<usize>,
 }
 
 #[derive(Clone, Debug)]
@@ -84,6 +87,21 @@ pub struct RootMove {
     pub score: i32,
     pub prev_score: i32,
     pub pv: Vec<Move>,
+}
+
+/// Moves tried at a node before the one that caused a cut-off.
+struct Tried<'a> {
+    quiets: &'a [Move],
+    captures: &'a [Move],
+}
+
+/// History bonus for a cut-off at `depth`.
+fn stat_bonus(depth: i32) -> i32 {
+    if depth > 17 {
+        0
+    } else {
+        29 * depth * depth + 138 * depth - 134
+    }
 }
 
 /// Late-move reduction table, [depth][move number], in plies.
@@ -507,6 +525,8 @@ impl Worker {
                 self.shared.busy.enter(tag);
             }
             let capture = self.rules.is_capture(&self.pos, m);
+            let piece_to = self.hist.piece_to(moved_type(&self.pos, m), m.to());
+            self.stack[0].cont_row = Some(self.hist.row(piece_to));
             self.pos.make(m);
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + (gives_check && self.safe_check(m)) as i32;
@@ -678,6 +698,7 @@ impl Worker {
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.stack[ply].null = true;
+                self.stack[ply].cont_row = None;
                 self.pos.make_null();
                 let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
                 self.pos.unmake_null();
@@ -699,14 +720,20 @@ impl Worker {
             depth
         };
 
-        let us = self.pos.side_to_move() as usize;
         let prev_slot = last_mover(&self.pos)
             .map(|p| History::counter_slot(p, self.pos.state().last_move.to()));
         let counter = self.hist.counter(prev_slot);
         let all_at_once = in_check || self.rules.variant.must_capture;
         let buf = std::mem::take(&mut self.bufs[ply]);
-        let mut picker =
-            MovePicker::new(buf, tt_move, self.stack[ply].killers, counter, all_at_once);
+        let mut picker = MovePicker::new(
+            buf,
+            tt_move,
+            self.stack[ply].killers,
+            counter,
+            all_at_once,
+            depth,
+        );
+        let cont = self.cont_rows(ply);
         let info = self.rules.node_info(&self.pos);
 
         let mut best = -INF;
@@ -715,6 +742,8 @@ impl Worker {
         let mut legal_moves = 0;
         let mut quiets: [Move; 64] = [Move::NONE; 64];
         let mut n_quiets = 0;
+        let mut captures: [Move; 32] = [Move::NONE; 32];
+        let mut n_captures = 0;
         let rules = self.rules.clone();
         let eval_arc = self.eval.clone();
         // Moves another thread is searching are put off to the end (busy.rs).
@@ -723,15 +752,16 @@ impl Worker {
         let mut picker_done = false;
         loop {
             // `legal`: the move's number among the legal moves.
+            let ctx = OrderCtx {
+                rules: &rules,
+                movegen: &self.movegen,
+                eval: &eval_arc,
+                hist: &self.hist,
+                cont,
+            };
             let (m, legal, first_pass) = if !picker_done
-                && let Some(m) = picker.next(
-                    &rules,
-                    &self.movegen,
-                    &mut self.pos,
-                    &eval_arc,
-                    &self.hist,
-                    &mut self.scratch,
-                ) {
+                && let Some(m) = picker.next(&ctx, &mut self.pos, &mut self.scratch)
+            {
                 if !rules.is_legal_with(&mut self.pos, m, &info) {
                     continue;
                 }
@@ -754,6 +784,12 @@ impl Worker {
             let capture = rules.is_capture(&self.pos, m);
             let quiet = !capture && m.kind() != MoveKind::Promotion;
             let is_killer = self.stack[ply].killers.contains(&m) || m == counter;
+            let piece_to = self.hist.piece_to(moved_type(&self.pos, m), m.to());
+            let history = if quiet {
+                quiet_history(&self.hist, &cont, &self.pos, m)
+            } else {
+                0
+            };
             // Late-move pruning and futility need to know if the move checks: decided
             // after making it.
             let prune_candidate = !self.exhaustive
@@ -792,6 +828,7 @@ impl Worker {
             if let Some(tag) = busy_tag {
                 self.shared.busy.enter(tag);
             }
+            self.stack[ply].cont_row = Some(self.hist.row(piece_to));
             let mut score;
             if legal == 1 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
@@ -809,7 +846,8 @@ impl Worker {
                     r -= is_killer as i32;
                     r += (!improving) as i32;
                     if quiet {
-                        r -= self.hist.score(us, m) / (HISTORY_MAX / 2);
+                        // Histories over 4000 earn less reduction, below it more.
+                        r -= (history - 4000) / 16384;
                     } else {
                         r -= 1;
                     }
@@ -843,9 +881,11 @@ impl Worker {
                         pv.extend_from_slice(&tail[0].pv);
                     }
                     if score >= beta {
-                        if quiet {
-                            self.reward_quiet(ply, m, depth, &quiets[..n_quiets], prev_slot);
-                        }
+                        let tried = Tried {
+                            quiets: &quiets[..n_quiets],
+                            captures: &captures[..n_captures],
+                        };
+                        self.reward_cutoff(ply, m, quiet, depth, tried, prev_slot, cont);
                         break;
                     }
                     alpha = score;
@@ -854,6 +894,9 @@ impl Worker {
             if quiet && n_quiets < quiets.len() {
                 quiets[n_quiets] = m;
                 n_quiets += 1;
+            } else if capture && n_captures < captures.len() {
+                captures[n_captures] = m;
+                n_captures += 1;
             }
         }
         self.bufs[ply] = picker.into_buf();
@@ -879,28 +922,65 @@ impl Worker {
         best
     }
 
-    fn reward_quiet(
+    /// A move caused a beta cut-off: reward it in the histories (quiet: butterfly,
+    /// continuation, killer and counter-move; capture: capture history) and punish
+    /// the moves tried before it.
+    #[allow(clippy::too_many_arguments)]
+    fn reward_cutoff(
         &mut self,
         ply: usize,
         m: Move,
+        quiet: bool,
         depth: i32,
-        tried: &[Move],
+        tried: Tried,
         prev_slot: Option<usize>,
+        cont: [Option<usize>; 3],
     ) {
         let us = self.pos.side_to_move() as usize;
-        let bonus = (depth * depth * 16).min(HISTORY_MAX / 2);
-        self.hist.update(us, m, bonus);
-        for &q in tried {
-            if q != m {
-                self.hist.update(us, q, -bonus);
+        let bonus = stat_bonus(depth);
+        let hist = &self.hist;
+        let pos = &self.pos;
+        let quiet_update = |q: Move, b: i32| {
+            hist.update(us, q, b);
+            let key = hist.piece_to(moved_type(pos, q), q.to());
+            for row in cont.iter().flatten() {
+                hist.update_continuation(*row, key, b);
+            }
+        };
+        let capture_update = |c: Move, b: i32| {
+            if let Some(v) = captured_type(pos, c) {
+                hist.update_capture(hist.piece_to(moved_type(pos, c), c.to()), v, b);
+            }
+        };
+        if quiet {
+            quiet_update(m, bonus);
+            for &q in tried.quiets {
+                if q != m {
+                    quiet_update(q, -bonus);
+                }
+            }
+        } else {
+            capture_update(m, bonus);
+        }
+        for &c in tried.captures {
+            if c != m {
+                capture_update(c, -bonus);
             }
         }
-        let k = &mut self.stack[ply].killers;
-        if k[0] != m {
-            k[1] = k[0];
-            k[0] = m;
+        if quiet {
+            let k = &mut self.stack[ply].killers;
+            if k[0] != m {
+                k[1] = k[0];
+                k[0] = m;
+            }
+            self.hist.set_counter(prev_slot, m);
         }
-        self.hist.set_counter(prev_slot, m);
+    }
+
+    /// Continuation rows of the moves one, two and four plies before `ply`.
+    fn cont_rows(&self, ply: usize) -> [Option<usize>; 3] {
+        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.stack[p].cont_row);
+        [back(1), back(2), back(4)]
     }
 
     // ------------------------------------------------------------------ quiescence
@@ -956,14 +1036,18 @@ impl Worker {
         let eval_arc = self.eval.clone();
         let mut legal = 0;
         let mut best_move = Move::NONE;
-        while let Some(m) = picker.next(
-            &rules,
-            &self.movegen,
-            &mut self.pos,
-            &eval_arc,
-            &self.hist,
-            &mut self.scratch,
-        ) {
+        let cont = self.cont_rows(ply);
+        loop {
+            let ctx = OrderCtx {
+                rules: &rules,
+                movegen: &self.movegen,
+                eval: &eval_arc,
+                hist: &self.hist,
+                cont,
+            };
+            let Some(m) = picker.next(&ctx, &mut self.pos, &mut self.scratch) else {
+                break;
+            };
             if !rules.is_legal_with(&mut self.pos, m, &info) {
                 continue;
             }
@@ -982,6 +1066,10 @@ impl Worker {
                     continue;
                 }
             }
+            self.stack[ply].cont_row = Some(
+                self.hist
+                    .row(self.hist.piece_to(moved_type(&self.pos, m), m.to())),
+            );
             self.pos.make(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1, false);
             self.pos.unmake();
