@@ -288,12 +288,13 @@ impl Evaluator {
 
     /// The static evaluation from the side to move's point of view, in centipawns.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.evaluate_window(pos, -LAZY_OFF, LAZY_OFF)
+        self.evaluate_window(pos, -LAZY_OFF, LAZY_OFF).0
     }
 
     /// The evaluation when only its relation to the window (alpha, beta) matters:
-    /// positions far outside it get the cheap part of the evaluation only.
-    pub fn evaluate_window(&self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+    /// positions far outside it get the cheap part of the evaluation only. The flag
+    /// is false for such a cheap (lazy) value.
+    pub fn evaluate_window(&self, pos: &Position, alpha: i32, beta: i32) -> (i32, bool) {
         let rules = &*self.rules;
         let v = &rules.variant;
         let n = self.n;
@@ -331,7 +332,7 @@ impl Evaluator {
                 pos.pieces(if c == 0 { Color::White } else { Color::Black })
                     .count() as i32
             };
-            return d / 4 + (cnt(1 - us) - cnt(us)) * 30 + TEMPO;
+            return (d / 4 + (cnt(1 - us) - cnt(us)) * 30 + TEMPO, true);
         }
 
         // Pawn structure.
@@ -399,7 +400,7 @@ impl Evaluator {
         if alpha > -LAZY_OFF || beta < LAZY_OFF {
             let lazy = taper(&mg, &eg);
             if lazy + self.lazy_margin <= alpha || lazy - self.lazy_margin >= beta {
-                return lazy;
+                return (lazy, false);
             }
         }
 
@@ -460,7 +461,7 @@ impl Evaluator {
             }
         }
 
-        taper(&mg, &eg)
+        (taper(&mg, &eg), true)
     }
 
     /// Reachable squares (quiet moves to empty squares, captures of enemy pieces) and

@@ -8,6 +8,7 @@ mod checks;
 mod history;
 pub mod movegen_fast;
 mod movepick;
+mod params;
 mod thread;
 mod timeman;
 pub mod tt;

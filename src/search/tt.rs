@@ -9,6 +9,10 @@
 use crate::movegen::Move;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
+/// Stored as the static evaluation when none is known (in check, or only a lazy
+/// bound of it was computed).
+pub const EVAL_NONE: i32 = i16::MIN as i32;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
     Upper = 1,

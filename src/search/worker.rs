@@ -7,9 +7,10 @@ use super::busy::{BusyMoves, DEFER_DEPTH, PutOff};
 use super::history::{History, last_mover};
 use super::movegen_fast::FastGen;
 use super::movepick::{MovePicker, OrderCtx, PickBuf, captured_type, moved_type, quiet_history};
+use super::params;
 use super::thread::Shared;
 use super::timeman::TimeManager;
-use super::tt::Bound;
+use super::tt::{Bound, EVAL_NONE};
 use super::{Event, Info, Limits, Score};
 use crate::board::{Color, Position};
 use crate::eval::Evaluator;
@@ -79,6 +80,10 @@ struct Frame {
     /// Continuation row of the move being searched at this ply (none for a null
     /// move).
     cont_row: Option<usize>,
+    /// History of the quiet move being searched at this ply, less 4000 (0 for
+    /// other moves), and its number among the legal moves.
+    stat_score: i32,
+    move_count: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -93,6 +98,16 @@ pub struct RootMove {
 struct Tried<'a> {
     quiets: &'a [Move],
     captures: &'a [Move],
+}
+
+/// Quiet moves searched at `depth` before the rest are pruned.
+fn futility_move_count(improving: bool, depth: i32) -> usize {
+    ((5 + depth * depth) * (1 + improving as i32) / 2) as usize
+}
+
+/// Static exchange a quiet move may lose before it is pruned, at reduced depth `d`.
+fn quiet_see_margin(d: i32) -> i32 {
+    -(params::SEE_QUIET_BASE - d.min(18)) * d * d * params::SEE_QUIET_SCALE / 100
 }
 
 /// History bonus for a cut-off at `depth`.
@@ -655,12 +670,10 @@ impl Worker {
             }
         }
 
-        let static_eval = if in_check {
-            -INF
-        } else if let Some(t) = tt {
-            t.eval
-        } else {
-            self.eval.evaluate(&self.pos)
+        let static_eval = match tt {
+            _ if in_check => -INF,
+            Some(t) if t.eval != EVAL_NONE => t.eval,
+            _ => self.eval.evaluate(&self.pos),
         };
         // Use the table's score as a sharper static estimate when its bound allows.
         let eval = match tt {
@@ -736,6 +749,10 @@ impl Worker {
         let cont = self.cont_rows(ply);
         let info = self.rules.node_info(&self.pos);
 
+        let has_pieces = self.has_pieces();
+        // The move that led here looked good for its side (or was its first move).
+        let prev_good =
+            ply >= 1 && (self.stack[ply - 1].stat_score > 0 || self.stack[ply - 1].move_count == 1);
         let mut best = -INF;
         let mut best_move = Move::NONE;
         // Legal moves met so far.
@@ -790,28 +807,42 @@ impl Worker {
             } else {
                 0
             };
-            // Late-move pruning and futility need to know if the move checks: decided
-            // after making it.
-            let prune_candidate = !self.exhaustive
-                && !pv_node
-                && !in_check
-                && quiet
-                && best > -MATE_BOUND
-                && legal > 1;
-            // Late quiet moves that do not give check: pruned before they are made
-            // when they certainly do not check, after making them otherwise.
-            let late_or_futile = prune_candidate && {
-                let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
-                let futile = depth <= 5 && static_eval + 100 + 100 * depth <= alpha;
-                (depth <= 6 && legal > lmp_limit as usize) || futile
-            };
-            let prune_unmade =
-                late_or_futile && !self.movegen.checks.may_check(&rules, &self.pos, m);
+            // Shallow-depth pruning. Quiet moves that certainly do not check are
+            // pruned before they are made; quiet moves that may check are made first
+            // and, if they do not, pruned the same way; checks and captures are pruned
+            // when they lose too much material by static exchange.
+            let see_values = eval_arc.see_values();
+            let prunable = !self.exhaustive && !in_check && best > -MATE_BOUND && has_pieces;
+            let lmr_depth =
+                (depth - 1 - self.lmr[depth.min(63) as usize][legal.min(63)] - !improving as i32)
+                    .max(0);
+            let mut prune_quiet = false;
+            let mut check_see_fails = false;
+            if prunable && quiet {
+                let cont_of =
+                    |i: usize| cont[i].map_or(0, |row| self.hist.continuation(row, piece_to));
+                prune_quiet = legal >= futility_move_count(improving, depth)
+                    || (lmr_depth < 4 + prev_good as i32 && cont_of(0) < 0 && cont_of(1) < 0)
+                    || (lmr_depth < 6
+                        && static_eval
+                            + params::FUTILITY_BASE
+                            + params::FUTILITY_PER_DEPTH * lmr_depth
+                            <= alpha
+                        && history < params::FUTILITY_HISTORY_LIMIT)
+                    || !rules.see_ge(&self.pos, m, quiet_see_margin(lmr_depth), see_values);
+                check_see_fails = prune_quiet
+                    && !rules.see_ge(&self.pos, m, params::SEE_CAPTURE_MARGIN * depth, see_values);
+            } else if prunable
+                && !rules.see_ge(&self.pos, m, params::SEE_CAPTURE_MARGIN * depth, see_values)
+            {
+                continue;
+            }
+            let prune_unmade = prune_quiet && !self.movegen.checks.may_check(&rules, &self.pos, m);
             if !prune_unmade {
                 self.pos.make(m);
             }
             let gives_check = !prune_unmade && self.pos.in_check();
-            if late_or_futile && !gives_check {
+            if prune_quiet && (!gives_check || check_see_fails) {
                 if !prune_unmade {
                     self.pos.unmake();
                 }
@@ -821,6 +852,8 @@ impl Worker {
                 }
                 continue;
             }
+            self.stack[ply].stat_score = if quiet { history - 4000 } else { 0 };
+            self.stack[ply].move_count = legal;
             let extend_check =
                 gives_check && (ply as i32) < 2 * self.root_depth && self.safe_check(m);
             let ext = extend_check as i32;
@@ -911,14 +944,10 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            key,
-            best_move,
-            to_tt(best, ply),
-            static_eval.clamp(-INF, INF),
-            depth,
-            bound,
-        );
+        let stored_eval = if in_check { EVAL_NONE } else { static_eval };
+        self.shared
+            .tt
+            .store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
         best
     }
 
@@ -1017,10 +1046,16 @@ impl Worker {
         }
         let mut best = -INF;
         let mut static_eval = -INF;
+        // The static evaluation stored with this node: none when only a lazy bound of
+        // it was computed (the main search must not take that for the real thing).
+        let mut stored_eval = EVAL_NONE;
         if !in_check {
-            static_eval = match tt {
-                Some(t) => t.eval,
-                None => self.eval.evaluate_window(&self.pos, alpha, beta),
+            (static_eval, stored_eval) = match tt {
+                Some(t) if t.eval != EVAL_NONE => (t.eval, t.eval),
+                _ => match self.eval.evaluate_window(&self.pos, alpha, beta) {
+                    (e, true) => (e, e),
+                    (e, false) => (e, EVAL_NONE),
+                },
             };
             best = static_eval;
             if best >= beta {
@@ -1104,14 +1139,9 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(
-            key,
-            best_move,
-            to_tt(best, ply),
-            static_eval.clamp(-INF, INF),
-            0,
-            bound,
-        );
+        self.shared
+            .tt
+            .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
         best
     }
 }

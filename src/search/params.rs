@@ -1,0 +1,15 @@
+//! Search tunables, in one place. Margins are in centipawns (a pawn is about 100).
+
+/// Shallow-depth futility for quiet moves: static evaluation plus this margin at
+/// reduced depth d (`BASE + PER_DEPTH * d`) still below alpha, and a history
+/// below the limit, prunes the move.
+pub const FUTILITY_BASE: i32 = 184;
+pub const FUTILITY_PER_DEPTH: i32 = 134;
+pub const FUTILITY_HISTORY_LIMIT: i32 = 25000;
+/// Captures and checks losing more than this times the depth by static exchange
+/// are pruned at shallow depth.
+pub const SEE_CAPTURE_MARGIN: i32 = -152;
+/// Quiet moves losing more than `(BASE - d) * d * d * SCALE / 100` by static
+/// exchange at reduced depth d are pruned.
+pub const SEE_QUIET_BASE: i32 = 32;
+pub const SEE_QUIET_SCALE: i32 = 78;
