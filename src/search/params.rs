@@ -13,3 +13,7 @@ pub const SEE_CAPTURE_MARGIN: i32 = -152;
 /// exchange at reduced depth d are pruned.
 pub const SEE_QUIET_BASE: i32 = 32;
 pub const SEE_QUIET_SCALE: i32 = 78;
+/// Singular extension: from this depth, the hash move is extended when a search
+/// without it at half depth stays below its score less `MARGIN * depth`.
+pub const SINGULAR_DEPTH: i32 = 6;
+pub const SINGULAR_MARGIN: i32 = 2;

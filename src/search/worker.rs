@@ -26,6 +26,8 @@ pub const MATE: i32 = 31000;
 pub const MAX_PLY: usize = 120;
 /// Scores beyond this are mate (or a variant win/loss) in a known number of plies.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 10;
+/// Mixed into the position key for a search that leaves one move out.
+const EXCLUSION_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Score of a game value for the side to move, `ply` plies from the root.
 #[inline]
@@ -84,6 +86,8 @@ struct Frame {
     /// other moves), and its number among the legal moves.
     stat_score: i32,
     move_count: usize,
+    /// The move a singular-extension search at this ply leaves out.
+    excluded: Move,
 }
 
 #[derive(Clone, Debug)]
@@ -148,6 +152,8 @@ pub struct Worker {
     /// Shared with the other threads (history.rs).
     hist: History,
     bufs: Vec<PickBuf>,
+    /// Stands in for a ply's buffer while a singular-extension search reuses the ply.
+    spare_buf: PickBuf,
     scratch: MoveList,
     lmr: Vec<[i32; 64]>,
     pub root_moves: Vec<RootMove>,
@@ -239,6 +245,7 @@ impl Worker {
             ],
             hist,
             bufs: (0..MAX_PLY + 2).map(|_| PickBuf::default()).collect(),
+            spare_buf: PickBuf::default(),
             scratch: MoveList::new(),
             lmr: reductions(),
             root_moves: Vec::new(),
@@ -652,7 +659,9 @@ impl Worker {
             return alpha;
         }
 
-        let key = self.pos.key();
+        // A search without one move (singular extension) has its own table entry.
+        let excluded = self.stack[ply].excluded;
+        let key = self.pos.key() ^ excluded.0.wrapping_mul(EXCLUSION_KEY);
         let in_check = self.pos.in_check();
         let tt = self.shared.tt.probe(key);
         let tt_move = tt.map(|t| t.mv).unwrap_or(Move::NONE);
@@ -702,6 +711,7 @@ impl Worker {
             }
             // Null move: give the opponent a free move; if we still beat beta, cut.
             if self.null_ok
+                && excluded.is_none()
                 && depth >= 2
                 && eval >= beta
                 && static_eval >= beta - 20 * depth
@@ -750,6 +760,8 @@ impl Worker {
         let info = self.rules.node_info(&self.pos);
 
         let has_pieces = self.has_pieces();
+        // The hash move was found singular: the other moves are reduced less.
+        let mut singular_lmr = false;
         // The move that led here looked good for its side (or was its first move).
         let prev_good =
             ply >= 1 && (self.stack[ply - 1].stat_score > 0 || self.stack[ply - 1].move_count == 1);
@@ -779,7 +791,7 @@ impl Worker {
             let (m, legal, first_pass) = if !picker_done
                 && let Some(m) = picker.next(&ctx, &mut self.pos, &mut self.scratch)
             {
-                if !rules.is_legal_with(&mut self.pos, m, &info) {
+                if m == excluded || !rules.is_legal_with(&mut self.pos, m, &info) {
                     continue;
                 }
                 legal_moves += 1;
@@ -807,6 +819,38 @@ impl Worker {
             } else {
                 0
             };
+            // Singular extension: when the hash move is much better than every other
+            // move (a search without it at half depth fails low), it is extended; when
+            // even the alternatives beat beta, several moves refute the position and
+            // the node is cut (multi-cut).
+            let mut singular = false;
+            if let Some(t) = tt.filter(|t| {
+                m == tt_move
+                    && !self.exhaustive
+                    && excluded.is_none()
+                    && depth >= params::SINGULAR_DEPTH
+                    && t.bound != Bound::Upper
+                    && t.depth >= depth - 3
+                    && t.score.abs() < MATE_BOUND
+            }) {
+                let singular_beta = t.score - params::SINGULAR_MARGIN * depth;
+                self.stack[ply].excluded = m;
+                self.bufs[ply] = std::mem::take(&mut self.spare_buf);
+                let v = self.search(singular_beta - 1, singular_beta, depth / 2, ply, cut_node);
+                self.spare_buf = std::mem::take(&mut self.bufs[ply]);
+                self.stack[ply].excluded = Move::NONE;
+                if self.stopped {
+                    self.bufs[ply] = picker.into_buf();
+                    return 0;
+                }
+                if v < singular_beta {
+                    singular = true;
+                    singular_lmr = true;
+                } else if singular_beta >= beta {
+                    self.bufs[ply] = picker.into_buf();
+                    return singular_beta;
+                }
+            }
             // Shallow-depth pruning. Quiet moves that certainly do not check are
             // pruned before they are made; quiet moves that may check are made first
             // and, if they do not, pruned the same way; checks and captures are pruned
@@ -856,7 +900,7 @@ impl Worker {
             self.stack[ply].move_count = legal;
             let extend_check =
                 gives_check && (ply as i32) < 2 * self.root_depth && self.safe_check(m);
-            let ext = extend_check as i32;
+            let ext = (singular || extend_check) as i32;
             let new_depth = depth - 1 + ext;
             if let Some(tag) = busy_tag {
                 self.shared.busy.enter(tag);
@@ -877,6 +921,7 @@ impl Worker {
                     r += cut_node as i32;
                     r -= pv_node as i32;
                     r -= is_killer as i32;
+                    r -= singular_lmr as i32;
                     r += (!improving) as i32;
                     if quiet {
                         // Histories over 4000 earn less reduction, below it more.
@@ -935,6 +980,10 @@ impl Worker {
         self.bufs[ply] = picker.into_buf();
 
         if legal_moves == 0 {
+            // Without the excluded move there may be none left: that says nothing.
+            if !excluded.is_none() {
+                return alpha;
+            }
             return value_score(rules::no_moves_value(&self.pos), ply);
         }
         let bound = if best >= beta {
