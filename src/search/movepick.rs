@@ -137,6 +137,9 @@ pub struct MovePicker {
     /// Pick by selection (evasions, checking drops) rather than in sorted order.
     sort_all: bool,
     depth: i32,
+    /// Captures must win at least this by static exchange (ProbCut asks for more
+    /// than 0).
+    see_threshold: i32,
     buf: PickBuf,
 }
 
@@ -211,6 +214,7 @@ impl MovePicker {
             checks: false,
             sort_all: false,
             depth,
+            see_threshold: 0,
             buf,
         }
     }
@@ -220,6 +224,13 @@ impl MovePicker {
         let mut p = MovePicker::new(buf, tt, [Move::NONE; 2], Move::NONE, in_check, 0);
         p.qsearch = true;
         p.checks = checks && !in_check;
+        p
+    }
+
+    /// For ProbCut: captures that win at least `threshold` by static exchange.
+    pub fn new_probcut(buf: PickBuf, tt: Move, threshold: i32) -> MovePicker {
+        let mut p = MovePicker::new_qsearch(buf, tt, false, false);
+        p.see_threshold = threshold;
         p
     }
 
@@ -269,7 +280,9 @@ impl MovePicker {
                     self.stage = Stage::GenCaptures;
                     if !self.tt.is_none() && is_pseudo_legal(rules, pos, self.tt, scratch) {
                         let capture = rules.is_capture(pos, self.tt);
-                        if !self.qsearch || capture {
+                        let wins_enough = self.see_threshold <= 0
+                            || rules.see_ge(pos, self.tt, self.see_threshold, eval.see_values());
+                        if !self.qsearch || capture && wins_enough {
                             self.tt_tried = true;
                             return Some(self.tt);
                         }
@@ -300,7 +313,7 @@ impl MovePicker {
                         };
                         continue;
                     };
-                    if !rules.see_ge(pos, m, 0, eval.see_values()) {
+                    if !rules.see_ge(pos, m, self.see_threshold, eval.see_values()) {
                         if !self.qsearch {
                             self.buf.bad.push(m);
                         }

@@ -17,3 +17,13 @@ pub const SEE_QUIET_SCALE: i32 = 78;
 /// without it at half depth stays below its score less `MARGIN * depth`.
 pub const SINGULAR_DEPTH: i32 = 6;
 pub const SINGULAR_MARGIN: i32 = 2;
+/// Razoring: at depth 1, a static evaluation this far below alpha drops into
+/// quiescence.
+pub const RAZOR_MARGIN: i32 = 415;
+/// Null-move cut-offs from this depth on are verified by a search without it.
+pub const NULL_VERIFY_DEPTH: i32 = 13;
+/// ProbCut from this depth, with beta raised by `MARGIN` (less `IMPROVING` when
+/// the static evaluation improves).
+pub const PROBCUT_DEPTH: i32 = 5;
+pub const PROBCUT_MARGIN: i32 = 149;
+pub const PROBCUT_IMPROVING: i32 = 36;

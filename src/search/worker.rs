@@ -154,6 +154,9 @@ pub struct Worker {
     bufs: Vec<PickBuf>,
     /// Stands in for a ply's buffer while a singular-extension search reuses the ply.
     spare_buf: PickBuf,
+    /// Null-move verification: below this ply the verifying side makes no null move.
+    nmp_min_ply: usize,
+    nmp_side: Option<Color>,
     scratch: MoveList,
     lmr: Vec<[i32; 64]>,
     pub root_moves: Vec<RootMove>,
@@ -246,6 +249,8 @@ impl Worker {
             hist,
             bufs: (0..MAX_PLY + 2).map(|_| PickBuf::default()).collect(),
             spare_buf: PickBuf::default(),
+            nmp_min_ply: 0,
+            nmp_side: None,
             scratch: MoveList::new(),
             lmr: reductions(),
             root_moves: Vec::new(),
@@ -702,6 +707,10 @@ impl Worker {
         self.stack[ply + 1].killers = [Move::NONE; 2];
 
         if !pv_node && !in_check && !self.exhaustive {
+            // Razoring: hopeless at the last ply unless a capture saves it.
+            if depth == 1 && eval + params::RAZOR_MARGIN <= alpha {
+                return self.qsearch(alpha, beta, ply, true);
+            }
             // Reverse futility: far above beta near the leaves, stand.
             if depth <= 6
                 && eval - 90 * (depth - improving as i32) >= beta
@@ -712,6 +721,7 @@ impl Worker {
             // Null move: give the opponent a free move; if we still beat beta, cut.
             if self.null_ok
                 && excluded.is_none()
+                && (ply >= self.nmp_min_ply || self.nmp_side != Some(self.pos.side_to_move()))
                 && depth >= 2
                 && eval >= beta
                 && static_eval >= beta - 20 * depth
@@ -730,7 +740,38 @@ impl Worker {
                     return 0;
                 }
                 if s >= beta {
-                    return if s >= MATE_BOUND { beta } else { s };
+                    let s = if s >= MATE_BOUND { beta } else { s };
+                    // Deep null-move cut-offs are checked by a search without the
+                    // null move, with null moves off for this side for a while: in
+                    // zugzwang the free move was the only good one.
+                    if self.nmp_min_ply > 0 || depth < params::NULL_VERIFY_DEPTH {
+                        return s;
+                    }
+                    self.nmp_min_ply = ply + 3 * (depth - 1 - r).max(0) as usize / 4;
+                    self.nmp_side = Some(self.pos.side_to_move());
+                    let v = self.search(beta - 1, beta, depth - 1 - r, ply, false);
+                    self.nmp_min_ply = 0;
+                    self.nmp_side = None;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v >= beta {
+                        return s;
+                    }
+                }
+            }
+            // ProbCut: a capture whose shallow search beats beta by a margin almost
+            // certainly makes the full search beat beta too.
+            let probcut_beta =
+                beta + params::PROBCUT_MARGIN - params::PROBCUT_IMPROVING * improving as i32;
+            if depth >= params::PROBCUT_DEPTH && beta.abs() < MATE_BOUND && excluded.is_none() {
+                if let Some(v) =
+                    self.probcut(probcut_beta, depth, ply, cut_node, static_eval, tt_move)
+                {
+                    return v;
+                }
+                if self.stopped {
+                    return 0;
                 }
             }
         }
@@ -998,6 +1039,66 @@ impl Worker {
             .tt
             .store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
         best
+    }
+
+    /// ProbCut at `ply`: try captures that win at least `beta - static_eval` by
+    /// static exchange; one that beats `beta` in quiescence and then in a search
+    /// four plies shallower gives the node's result.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+        static_eval: i32,
+        tt_move: Move,
+    ) -> Option<i32> {
+        let buf = std::mem::take(&mut self.spare_buf);
+        let mut picker = MovePicker::new_probcut(buf, tt_move, beta - static_eval);
+        let info = self.rules.node_info(&self.pos);
+        let rules = self.rules.clone();
+        let eval_arc = self.eval.clone();
+        let cont = self.cont_rows(ply);
+        let mut tried = 0;
+        let mut result = None;
+        while tried < 2 + 2 * cut_node as usize {
+            let ctx = OrderCtx {
+                rules: &rules,
+                movegen: &self.movegen,
+                eval: &eval_arc,
+                hist: &self.hist,
+                cont,
+            };
+            let Some(m) = picker.next(&ctx, &mut self.pos, &mut self.scratch) else {
+                break;
+            };
+            if !rules.is_legal_with(&mut self.pos, m, &info) {
+                continue;
+            }
+            tried += 1;
+            self.stack[ply].cont_row = Some(
+                self.hist
+                    .row(self.hist.piece_to(moved_type(&self.pos, m), m.to())),
+            );
+            self.stack[ply].stat_score = 0;
+            self.stack[ply].move_count = tried;
+            self.pos.make(m);
+            let mut v = -self.qsearch(-beta, -beta + 1, ply + 1, false);
+            if v >= beta && !self.stopped {
+                v = -self.search(-beta, -beta + 1, depth - 4, ply + 1, !cut_node);
+            }
+            self.pos.unmake();
+            if self.stopped {
+                break;
+            }
+            if v >= beta {
+                result = Some(v);
+                break;
+            }
+        }
+        self.spare_buf = picker.into_buf();
+        result
     }
 
     /// A move caused a beta cut-off: reward it in the histories (quiet: butterfly,
