@@ -1,8 +1,9 @@
 //! Bad input never panics: variant files, FENs and XBetza give errors that say where
 //! and why.
 
-use menagerie::board::{Position, RankNumbering};
-use menagerie::movegen::{Ruleset, notation};
+use menagerie::board::{Position, Ruleset, SetupError, fen};
+use menagerie::movegen::notation;
+use menagerie::types::{Color, RankNumbering};
 use menagerie::variant::VariantSet;
 use menagerie::xbetza::{self, Dialect};
 
@@ -79,7 +80,7 @@ maxRank = 17
 [janggi:chess]
 janggiCannon = c
 ";
-    let mut set = VariantSet::builtin();
+    let mut set = VariantSet::builtin(fen::check_start_position);
     let report = set.load_str("user.ini", text);
     assert_eq!(report.loaded, vec!["good".to_string()]);
     let msgs: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
@@ -106,7 +107,7 @@ janggiCannon = c
 
 #[test]
 fn syntax_errors_spare_other_sections() {
-    let mut set = VariantSet::empty();
+    let mut set = VariantSet::empty(fen::check_start_position);
     let report = set.load_str("x.ini", "stray = 1\n[a]\nking = k\nthis line has no equals\n[b]\nking = k\nstartFen = 8/8/8/8/8/8/8/K7 w - - 0 1\n");
     assert_eq!(report.loaded, vec!["b".to_string()]);
     assert_eq!(report.errors.len(), 2, "{:?}", report.errors);
@@ -140,7 +141,7 @@ fn random_files_never_panic() {
             let k = keys[(rng.next() % keys.len() as u64) as usize];
             text.push_str(&format!("{k} = {}\n", rng.string(alphabet, 20)));
         }
-        let mut set = VariantSet::builtin();
+        let mut set = VariantSet::builtin(fen::check_start_position);
         let report = set.load_str("r.ini", &text);
         for name in report.loaded {
             let v = set.get(&name).expect("loaded");
@@ -153,7 +154,7 @@ fn random_files_never_panic() {
 
 #[test]
 fn bad_fens_are_errors() {
-    let set = VariantSet::builtin();
+    let set = VariantSet::builtin(fen::check_start_position);
     let rules = Ruleset::new(set.get("chess").expect("chess"));
     for (fen, why) in [
         ("", "empty FEN"),
@@ -187,16 +188,66 @@ fn bad_fens_are_errors() {
         ),
     ] {
         let e = Position::from_fen(&rules, fen).unwrap_err();
-        assert_eq!(e.0, why, "FEN '{fen}'");
+        assert_eq!(e.to_string(), why, "FEN '{fen}'");
     }
     // Missing trailing fields are fine.
     assert!(Position::from_fen(&rules, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR").is_ok());
     assert!(Position::from_fen(&rules, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b").is_ok());
 }
 
+/// FENs that read but cannot be played are refused by `Position::from_setup` (the one
+/// check every caller gets: CLI, CECP `setboard`, UCI `position fen`).
+#[test]
+fn unplayable_positions_are_errors() {
+    let set = VariantSet::builtin(fen::check_start_position);
+    let refused = |variant: &str, fen: &str| {
+        let rules = Ruleset::new(set.get(variant).expect("built in"));
+        let setup = fen::parse(&rules.variant, fen).expect("the text reads");
+        match Position::from_setup(&rules, &setup) {
+            Ok(_) => None,
+            Err(e) => {
+                assert_eq!(Position::from_fen(&rules, fen).unwrap_err(), e.into());
+                Some(e)
+            }
+        }
+    };
+    use SetupError::*;
+    let b = Color::Black;
+    let w = Color::White;
+    assert_eq!(
+        refused("chess", "4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1"),
+        Some(OpponentInCheck)
+    );
+    assert_eq!(
+        refused("chess", "8/8/8/8/8/8/8/4K3 w - - 0 1"),
+        Some(NoKing(b))
+    );
+    assert_eq!(
+        refused("chess", "4k3/8/8/8/8/8/8/8 b - - 0 1"),
+        Some(NoKing(w))
+    );
+    assert_eq!(
+        NoKing(w).to_string(),
+        "White has no king",
+        "the words the protocols show"
+    );
+    // Horde's White has no king to begin with; antichess has no king at all, but
+    // its side without pieces has already won.
+    assert_eq!(refused("horde", "4k3/8/8/8/8/8/PPPPPPPP/8 w - - 0 1"), None);
+    assert_eq!(
+        refused("antichess", "8/8/8/8/8/8/8/1Q6 b - - 0 1"),
+        Some(NoVitalPieces(b))
+    );
+    // Without royal pieces there is no check to forbid.
+    assert_eq!(
+        refused("antichess", "4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1"),
+        None
+    );
+}
+
 #[test]
 fn random_fens_and_moves_never_panic() {
-    let set = VariantSet::builtin();
+    let set = VariantSet::builtin(fen::check_start_position);
     let mut rng = Rng(4242);
     let alphabet = b"kqrbnpKQRBNP12345678/[]-+~ wb0123456789@";
     for v in set.iter() {
@@ -219,7 +270,7 @@ fn random_fens_and_moves_never_panic() {
 #[test]
 fn readme_examples_load() {
     let readme = include_str!("../README.md");
-    let mut set = VariantSet::builtin();
+    let mut set = VariantSet::builtin(fen::check_start_position);
     let mut blocks = 0;
     for block in readme.split("```ini\n").skip(1) {
         let text = block.split("```").next().unwrap_or("");

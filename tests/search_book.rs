@@ -1,10 +1,11 @@
 //! The shipped opening books: every line reads, every move is legal in its position,
 //! the header records the command, and the start position is in the book.
 
-use menagerie::board::{Position, RankNumbering};
+use menagerie::board::{Position, Ruleset};
 use menagerie::book::Book;
-use menagerie::movegen::{Ruleset, notation};
+use menagerie::movegen::notation;
 use menagerie::search::bench;
+use menagerie::types::RankNumbering;
 
 const BOOKS: &[(&str, &str)] = &[
     ("chess", include_str!("../book/chess.txt")),

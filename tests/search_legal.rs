@@ -3,10 +3,10 @@
 //! generator the search uses produces exactly the core generator's moves; bench node
 //! counts repeat exactly at one thread.
 
-use menagerie::board::Position;
-use menagerie::movegen::{Move, MoveList, Ruleset};
+use menagerie::board::{Position, Ruleset, fen};
 use menagerie::search::movegen_fast::FastGen;
 use menagerie::search::{Callback, Event, Limits, Searcher, bench};
+use menagerie::types::{Move, MoveList};
 use menagerie::variant::VariantSet;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -15,7 +15,7 @@ use std::time::Duration;
 /// (variant, FEN) of every perft-suite position whose variant is available, plus the
 /// bench positions.
 fn positions() -> Vec<(Arc<Ruleset>, String)> {
-    let builtin = VariantSet::builtin();
+    let builtin = VariantSet::builtin(fen::check_start_position);
     let rules_of = |name: &str| {
         builtin
             .get(name)

@@ -1,9 +1,10 @@
 //! Mate-in-N positions across variants: the search must report the mate when
 //! searching to exactly 2N-1 plies. Expected results checked with Fairy-Stockfish.
 
-use menagerie::board::{Position, RankNumbering};
-use menagerie::movegen::{Ruleset, notation};
+use menagerie::board::{Position, Ruleset};
+use menagerie::movegen::notation;
 use menagerie::search::{Callback, Limits, Score, Searcher, bench};
+use menagerie::types::RankNumbering;
 use std::sync::Arc;
 
 /// (variant, FEN, mate in N moves, an expected first move or "" for any).

@@ -113,7 +113,7 @@ def main():
             moves.append(rng.choice(ok))
         if len(moves) < plies:
             continue
-        if sf.game_result(a.variant, start, moves) != 0 or not sf.legal_moves(a.variant, start, moves):
+        if not sf.legal_moves(a.variant, start, moves) or sf.is_optional_game_end(a.variant, start, moves)[0]:
             continue
         fen = sf.get_fen(a.variant, start, moves)
         key = " ".join(fen.split()[:-2])

@@ -228,7 +228,9 @@ class Runner:
             ("  BAD: %s" % bad) if bad else ""), flush=True)
 
     def check_stop(self):
-        if self.a.mode != "sprt":
+        # The normal approximation behind the LLR needs a sample: with a handful of
+        # pairs the variance estimate is near zero and the ratio meaningless.
+        if self.a.mode != "sprt" or sum(self.total.penta) < self.a.min_pairs:
             return
         x = llr(self.total.penta, self.a.elo0, self.a.elo1)
         if x >= self.upper or x <= self.lower:
@@ -287,6 +289,7 @@ def main():
     s.add_argument("--alpha", type=float, default=0.05)
     s.add_argument("--beta", type=float, default=0.05)
     s.add_argument("--max-pairs", type=int, default=1500)
+    s.add_argument("--min-pairs", type=int, default=20, help="no decision before this many pairs")
     m = sub.add_parser("match", parents=[common])
     m.add_argument("--engine", required=True)
     m.add_argument("--opponent", required=True)

@@ -1,18 +1,15 @@
 //! The position: board, hands and game state, with make/unmake.
 //!
-//! Every change to a square goes through [`Position::set_square`], which updates the
+//! Every change to a square goes through `Board::set_square`, which updates the
 //! square sets and the Zobrist key and logs the old contents; unmake replays the log
 //! backwards. That one mechanism covers castling, en passant, promotions, drops,
 //! gating, locust captures and atomic blasts alike.
 
+use super::Ruleset;
 use super::zobrist::KEYS;
-use super::{Color, Piece, Square, SquareSet};
-use crate::movegen::{Move, MoveKind, Ruleset};
-use crate::variant::{MAX_PIECE_TYPES, PieceType, Variant};
+use crate::types::{Color, MAX_PIECE_TYPES, Move, MoveKind, Piece, PieceType, Square, SquareSet};
+use crate::variant::Variant;
 use std::sync::Arc;
-
-/// No square.
-pub const NO_SQUARE: u8 = 255;
 
 /// State that make/unmake saves and restores wholesale.
 #[derive(Clone, Debug)]
@@ -21,12 +18,12 @@ pub struct StateInfo {
     pub hand: [[u8; MAX_PIECE_TYPES]; 2],
     /// Per side: the rook squares that still have castling rights.
     pub castling: [SquareSet; 2],
-    /// The square of each side's castling king, or NO_SQUARE.
-    pub castling_king: [u8; 2],
+    /// The square of each side's castling king, if it has one.
+    pub castling_king: [Option<Square>; 2],
     /// Squares a piece just passed with a double (or longer) step.
     pub ep_squares: SquareSet,
-    /// The piece that can be taken en passant.
-    pub ep_victim: u8,
+    /// The piece that can be taken en passant, if the last move set one.
+    pub ep_victim: Option<Square>,
     /// Per side, seirawan gating rights: squares whose pieces have not moved yet.
     pub gates: [SquareSet; 2],
     pub rule50: u32,
@@ -50,10 +47,19 @@ struct Change {
     promoted: u8,
 }
 
+/// A position: the variant's compiled rules, shared and read only, and the board that
+/// make/unmake change. The two are apart so that make reads the rules by reference
+/// while it changes the board: no reference count is touched per move.
 #[derive(Clone)]
 pub struct Position {
     rules: Arc<Ruleset>,
-    board: [Piece; 256],
+    board: Board,
+}
+
+/// The pieces, hands and game state, with the log that unmake replays.
+#[derive(Clone)]
+pub(super) struct Board {
+    squares: [Piece; 256],
     /// 0 = not promoted; k = promoted, demotes to type k-1; PROMOTED_UNKNOWN = promoted
     /// with unknown original (FEN `~`), demotes to the main promotion pawn type.
     promoted: [u8; 256],
@@ -80,30 +86,32 @@ impl Position {
     pub(crate) fn empty(rules: &Arc<Ruleset>) -> Position {
         Position {
             rules: rules.clone(),
-            board: [Piece::NONE; 256],
-            promoted: [0; 256],
-            by_color: [SquareSet::EMPTY; 2],
-            by_type: [[SquareSet::EMPTY; MAX_PIECE_TYPES]; 2],
-            side: Color::White,
-            st: StateInfo {
-                key: 0,
-                hand: [[0; MAX_PIECE_TYPES]; 2],
-                castling: [SquareSet::EMPTY; 2],
-                castling_king: [NO_SQUARE; 2],
-                ep_squares: SquareSet::EMPTY,
-                ep_victim: NO_SQUARE,
-                gates: [SquareSet::EMPTY; 2],
-                rule50: 0,
-                plies_from_null: 0,
-                checks_remaining: [0; 2],
-                in_check: false,
-                last_move: Move::NONE,
-                captured: Piece::NONE,
-                change_start: 0,
+            board: Board {
+                squares: [Piece::NONE; 256],
+                promoted: [0; 256],
+                by_color: [SquareSet::EMPTY; 2],
+                by_type: [[SquareSet::EMPTY; MAX_PIECE_TYPES]; 2],
+                side: Color::White,
+                st: StateInfo {
+                    key: 0,
+                    hand: [[0; MAX_PIECE_TYPES]; 2],
+                    castling: [SquareSet::EMPTY; 2],
+                    castling_king: [None; 2],
+                    ep_squares: SquareSet::EMPTY,
+                    ep_victim: None,
+                    gates: [SquareSet::EMPTY; 2],
+                    rule50: 0,
+                    plies_from_null: 0,
+                    checks_remaining: [0; 2],
+                    in_check: false,
+                    last_move: Move::NONE,
+                    captured: Piece::NONE,
+                    change_start: 0,
+                },
+                history: Vec::with_capacity(256),
+                changes: Vec::with_capacity(1024),
+                game_ply: 0,
             },
-            history: Vec::with_capacity(256),
-            changes: Vec::with_capacity(1024),
-            game_ply: 0,
         }
     }
 
@@ -119,77 +127,71 @@ impl Position {
     }
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Piece {
-        self.board[sq as usize]
+        self.board.squares[sq as usize]
     }
     /// The type a promoted piece on `sq` turns back into, if it is promoted.
     #[inline]
     pub fn promoted_from(&self, sq: Square) -> Option<PieceType> {
-        match self.promoted[sq as usize] {
-            0 => None,
-            PROMOTED_UNKNOWN => self.variant().main_promotion_pawn_type
-                [self.board[sq as usize].color() as usize]
-                .or(Some(self.board[sq as usize].kind())),
-            k => Some(k - 1),
-        }
+        self.board.promoted_from(&self.rules.variant, sq)
     }
     #[inline]
     pub fn is_promoted(&self, sq: Square) -> bool {
-        self.promoted[sq as usize] != 0
+        self.board.promoted[sq as usize] != 0
     }
     #[inline]
     pub fn raw_promoted(&self, sq: Square) -> u8 {
-        self.promoted[sq as usize]
+        self.board.promoted[sq as usize]
     }
     #[inline]
     pub fn side_to_move(&self) -> Color {
-        self.side
+        self.board.side
     }
     #[inline]
     pub fn pieces(&self, c: Color) -> SquareSet {
-        self.by_color[c as usize]
+        self.board.by_color[c as usize]
     }
     #[inline]
     pub fn occupied(&self) -> SquareSet {
-        self.by_color[0] | self.by_color[1]
+        self.board.by_color[0] | self.board.by_color[1]
     }
     #[inline]
     pub fn pieces_of(&self, c: Color, t: PieceType) -> SquareSet {
-        self.by_type[c as usize][t as usize]
+        self.board.by_type[c as usize][t as usize]
     }
     #[inline]
     pub fn count(&self, c: Color, t: PieceType) -> u32 {
-        self.by_type[c as usize][t as usize].count()
+        self.board.by_type[c as usize][t as usize].count()
     }
     #[inline]
     pub fn hand(&self, c: Color, t: PieceType) -> u8 {
-        self.st.hand[c as usize][t as usize]
+        self.board.st.hand[c as usize][t as usize]
     }
     pub fn hand_total(&self, c: Color) -> u32 {
-        self.st.hand[c as usize].iter().map(|&x| x as u32).sum()
+        self.board.hand_total(c)
     }
     #[inline]
     pub fn state(&self) -> &StateInfo {
-        &self.st
+        &self.board.st
     }
     #[inline]
     pub fn key(&self) -> u64 {
-        self.st.key
+        self.board.st.key
     }
     #[inline]
     pub fn in_check(&self) -> bool {
-        self.st.in_check
+        self.board.st.in_check
     }
     #[inline]
     pub fn game_ply(&self) -> u32 {
-        self.game_ply
+        self.board.game_ply
     }
     /// Earlier states, oldest first (for repetition detection).
     pub fn history(&self) -> &[StateInfo] {
-        &self.history
+        &self.board.history
     }
     /// Plies made since this position object was set up.
     pub fn ply_count(&self) -> usize {
-        self.history.len()
+        self.board.history.len()
     }
     /// Squares of the royal pieces of `c`.
     pub fn royals(&self, c: Color) -> SquareSet {
@@ -198,7 +200,7 @@ impl Position {
         while r != 0 {
             let t = r.trailing_zeros() as usize;
             r &= r - 1;
-            s |= self.by_type[c as usize][t];
+            s |= self.board.by_type[c as usize][t];
         }
         s
     }
@@ -206,78 +208,66 @@ impl Position {
     // ------------------------------------------------------------------ setup helpers
 
     pub(crate) fn set_side(&mut self, c: Color) {
-        if c != self.side {
-            self.st.key ^= KEYS.side;
+        if c != self.board.side {
+            self.board.st.key ^= KEYS.side;
         }
-        self.side = c;
+        self.board.side = c;
     }
     pub(crate) fn set_game_ply(&mut self, ply: u32) {
-        self.game_ply = ply;
+        self.board.game_ply = ply;
     }
     pub(crate) fn state_mut(&mut self) -> &mut StateInfo {
-        &mut self.st
+        &mut self.board.st
     }
     pub(crate) fn put(&mut self, sq: Square, p: Piece, promoted: u8) {
-        self.set_square(sq, p, promoted);
-        self.changes.clear();
+        self.board.set_square(sq, p, promoted);
+        self.board.changes.clear();
     }
     pub(crate) fn add_to_hand(&mut self, c: Color, t: PieceType, n: i32) {
-        let cur = self.st.hand[c as usize][t as usize] as i32;
-        let new = (cur + n).clamp(0, 255);
-        self.st.key ^= KEYS.hand_key(c as usize, t as usize, cur as usize)
-            ^ KEYS.hand_key(c as usize, t as usize, new as usize);
-        self.st.hand[c as usize][t as usize] = new as u8;
+        self.board.add_to_hand(c, t, n);
     }
     pub(crate) fn toggle_castling(&mut self, c: Color, sq: Square) {
-        self.st.castling[c as usize].toggle(sq);
-        self.st.key ^= KEYS.castling[c as usize][sq as usize];
+        self.board.toggle_castling(c, sq);
     }
     pub(crate) fn toggle_ep(&mut self, sq: Square) {
-        self.st.ep_squares.toggle(sq);
-        self.st.key ^= KEYS.en_passant[sq as usize];
+        self.board.toggle_ep(sq);
     }
     pub(crate) fn toggle_gate(&mut self, c: Color, sq: Square) {
-        self.st.gates[c as usize].toggle(sq);
-        self.st.key ^= KEYS.gates[c as usize][sq as usize];
+        self.board.toggle_gate(c, sq);
     }
     pub(crate) fn set_checks_remaining(&mut self, c: Color, n: u8) {
-        let n = n.min(31);
-        let i = c as usize;
-        self.st.key ^=
-            KEYS.checks[i][self.st.checks_remaining[i] as usize] ^ KEYS.checks[i][n as usize];
-        self.st.checks_remaining[i] = n;
+        self.board.set_checks_remaining(c, n);
     }
     pub(crate) fn finish_setup(&mut self) {
-        self.st.in_check = self.rules.in_check(self);
-        self.history.clear();
-        self.changes.clear();
-        self.st.change_start = 0;
+        let in_check = self.rules.in_check(self);
+        self.board.st.in_check = in_check;
+        self.clear_history();
     }
 
     /// The key computed from scratch (for tests of the incremental key).
     pub fn compute_key(&self) -> u64 {
         let mut k = 0u64;
         for c in Color::BOTH {
-            for sq in self.by_color[c as usize].iter() {
-                k ^= KEYS.psq[self.board[sq as usize].index()][sq as usize];
+            for sq in self.board.by_color[c as usize].iter() {
+                k ^= KEYS.psq[self.board.squares[sq as usize].index()][sq as usize];
             }
             for t in 0..self.variant().num_types() {
-                k ^= KEYS.hand_key(c as usize, t, self.st.hand[c as usize][t] as usize);
+                k ^= KEYS.hand_key(c as usize, t, self.board.st.hand[c as usize][t] as usize);
             }
-            k ^= KEYS.checks[c as usize][self.st.checks_remaining[c as usize] as usize];
+            k ^= KEYS.checks[c as usize][self.board.st.checks_remaining[c as usize] as usize];
         }
         for c in 0..2 {
-            for sq in self.st.castling[c].iter() {
+            for sq in self.board.st.castling[c].iter() {
                 k ^= KEYS.castling[c][sq as usize];
             }
-            for sq in self.st.gates[c].iter() {
+            for sq in self.board.st.gates[c].iter() {
                 k ^= KEYS.gates[c][sq as usize];
             }
         }
-        for sq in self.st.ep_squares.iter() {
+        for sq in self.board.st.ep_squares.iter() {
             k ^= KEYS.en_passant[sq as usize];
         }
-        if self.side == Color::Black {
+        if self.board.side == Color::Black {
             k ^= KEYS.side;
         }
         k
@@ -285,11 +275,101 @@ impl Position {
 
     // ------------------------------------------------------------------ make / unmake
 
+    /// Play a move (assumed pseudo-legal). Legality is the caller's business.
+    pub fn make(&mut self, m: Move) {
+        let rules = &*self.rules;
+        let us = self.board.side;
+        self.board.play(rules, m);
+        let gives_check = rules.in_check(self);
+        if gives_check && rules.variant.check_counting {
+            let r = self.board.st.checks_remaining[us as usize];
+            self.board.set_checks_remaining(us, r.saturating_sub(1));
+        }
+        self.board.st.in_check = gives_check;
+    }
+
+    /// Take back the last move made with [`make`](Self::make).
+    pub fn unmake(&mut self) {
+        self.board.unmake();
+    }
+
+    /// Pass the turn without moving (search null move).
+    pub fn make_null(&mut self) {
+        self.board.play_null();
+        let in_check = self.rules.in_check(self);
+        self.board.st.in_check = in_check;
+    }
+
+    pub fn unmake_null(&mut self) {
+        self.unmake();
+    }
+
+    /// Forget the move history (after a FEN is set, the game starts here).
+    pub fn clear_history(&mut self) {
+        self.board.history.clear();
+        self.board.changes.clear();
+        self.board.st.change_start = 0;
+    }
+}
+
+impl Board {
+    #[inline]
+    pub(super) fn piece_at(&self, sq: Square) -> Piece {
+        self.squares[sq as usize]
+    }
+    #[inline]
+    pub(super) fn side_to_move(&self) -> Color {
+        self.side
+    }
+    /// The type a promoted piece on `sq` turns back into, if it is promoted.
+    #[inline]
+    fn promoted_from(&self, v: &Variant, sq: Square) -> Option<PieceType> {
+        match self.promoted[sq as usize] {
+            0 => None,
+            PROMOTED_UNKNOWN => v.main_promotion_pawn_type
+                [self.squares[sq as usize].color() as usize]
+                .or(Some(self.squares[sq as usize].kind())),
+            k => Some(k - 1),
+        }
+    }
+    fn hand_total(&self, c: Color) -> u32 {
+        self.st.hand[c as usize].iter().map(|&x| x as u32).sum()
+    }
+    fn add_to_hand(&mut self, c: Color, t: PieceType, n: i32) {
+        let cur = self.st.hand[c as usize][t as usize] as i32;
+        let new = (cur + n).clamp(0, 255);
+        self.st.key ^= KEYS.hand_key(c as usize, t as usize, cur as usize)
+            ^ KEYS.hand_key(c as usize, t as usize, new as usize);
+        self.st.hand[c as usize][t as usize] = new as u8;
+    }
+    fn toggle_castling(&mut self, c: Color, sq: Square) {
+        self.st.castling[c as usize].toggle(sq);
+        self.st.key ^= KEYS.castling[c as usize][sq as usize];
+    }
+    pub(super) fn toggle_ep(&mut self, sq: Square) {
+        self.st.ep_squares.toggle(sq);
+        self.st.key ^= KEYS.en_passant[sq as usize];
+    }
+    pub(super) fn set_ep_victim(&mut self, sq: Square) {
+        self.st.ep_victim = Some(sq);
+    }
+    fn toggle_gate(&mut self, c: Color, sq: Square) {
+        self.st.gates[c as usize].toggle(sq);
+        self.st.key ^= KEYS.gates[c as usize][sq as usize];
+    }
+    fn set_checks_remaining(&mut self, c: Color, n: u8) {
+        let n = n.min(31);
+        let i = c as usize;
+        self.st.key ^=
+            KEYS.checks[i][self.st.checks_remaining[i] as usize] ^ KEYS.checks[i][n as usize];
+        self.st.checks_remaining[i] = n;
+    }
+
     /// Change a square, keeping sets and key in step and logging the old contents.
     #[inline]
     fn set_square(&mut self, sq: Square, p: Piece, promoted: u8) {
         let i = sq as usize;
-        let old = self.board[i];
+        let old = self.squares[i];
         self.changes.push(Change {
             sq,
             piece: old,
@@ -305,7 +385,7 @@ impl Position {
             self.by_type[p.color() as usize][p.kind() as usize].insert(sq);
             self.st.key ^= KEYS.psq[p.index()][i];
         }
-        self.board[i] = p;
+        self.squares[i] = p;
         self.promoted[i] = promoted;
     }
 
@@ -313,7 +393,7 @@ impl Position {
     #[inline]
     fn restore_square(&mut self, c: Change) {
         let i = c.sq as usize;
-        let cur = self.board[i];
+        let cur = self.squares[i];
         if cur.is_some() {
             self.by_color[cur.color() as usize].remove(c.sq);
             self.by_type[cur.color() as usize][cur.kind() as usize].remove(c.sq);
@@ -322,21 +402,20 @@ impl Position {
             self.by_color[c.piece.color() as usize].insert(c.sq);
             self.by_type[c.piece.color() as usize][c.piece.kind() as usize].insert(c.sq);
         }
-        self.board[i] = c.piece;
+        self.squares[i] = c.piece;
         self.promoted[i] = c.promoted;
     }
 
     /// Remove a captured (or exploded) piece; it goes to the capturer's hand when the
     /// variant says so, demoted unless drop loop is on.
-    fn capture_at(&mut self, sq: Square, capturer: Color) {
-        let victim = self.board[sq as usize];
+    fn capture_at(&mut self, v: &Variant, sq: Square, capturer: Color) {
+        let victim = self.squares[sq as usize];
         if victim.is_none() {
             return;
         }
-        let v = &self.rules.variant;
         if v.captures_to_hand {
             let kind = if self.promoted[sq as usize] != 0 && !v.drop_loop {
-                self.promoted_from(sq).unwrap_or(victim.kind())
+                self.promoted_from(v, sq).unwrap_or(victim.kind())
             } else {
                 victim.kind()
             };
@@ -353,7 +432,9 @@ impl Position {
             if self.st.castling[c as usize].contains(sq) {
                 self.toggle_castling(c, sq);
             }
-            if self.st.castling_king[c as usize] == sq && !self.st.castling[c as usize].is_empty() {
+            if self.st.castling_king[c as usize] == Some(sq)
+                && !self.st.castling[c as usize].is_empty()
+            {
                 for r in self.st.castling[c as usize].iter() {
                     self.toggle_castling(c, r);
                 }
@@ -361,12 +442,11 @@ impl Position {
         }
     }
 
-    /// Play a move (assumed pseudo-legal). Legality is the caller's business.
-    pub fn make(&mut self, m: Move) {
+    /// Play a move: everything but the check test, which needs the whole position.
+    fn play(&mut self, rules: &Ruleset, m: Move) {
         self.history.push(self.st.clone());
         let us = self.side;
         let them = us.flip();
-        let rules = self.rules.clone();
         let v = &rules.variant;
         let st = &mut self.st;
         st.change_start = self.changes.len() as u32;
@@ -382,7 +462,7 @@ impl Position {
             }
             self.st.ep_squares = SquareSet::EMPTY;
         }
-        self.st.ep_victim = NO_SQUARE;
+        self.st.ep_victim = None;
 
         let from = m.from();
         let to = m.to();
@@ -400,14 +480,14 @@ impl Position {
                 self.set_square(to, Piece::new(us, placed), promoted);
                 self.st.rule50 = 0;
                 if v.castling_dropped_piece {
-                    self.castling_after_drop(us, to, placed);
+                    self.castling_after_drop(rules, us, to, placed);
                 }
             }
             MoveKind::Pass => {}
             MoveKind::Castling => {
                 let (kto, rto) = rules.castling_destinations(us, from, to);
-                let king = self.board[from as usize];
-                let rook = self.board[to as usize];
+                let king = self.squares[from as usize];
+                let rook = self.squares[to as usize];
                 self.clear_rights_at(from);
                 self.clear_rights_at(to);
                 self.set_square(from, Piece::NONE, 0);
@@ -418,32 +498,32 @@ impl Position {
                     let kingside = to > from;
                     let k = self.st.castling_king[them as usize];
                     for r in self.st.castling[them as usize].iter() {
-                        if k != NO_SQUARE && (r > k) == kingside {
+                        if k.is_some_and(|k| (r > k) == kingside) {
                             self.toggle_castling(them, r);
                         }
                     }
                 }
             }
             _ => {
-                let mover = self.board[from as usize];
+                let mover = self.squares[from as usize];
                 let mover_promoted = self.promoted[from as usize];
                 // Locust captures on the way.
                 for (sq, captured) in m.extras() {
                     if captured {
-                        let victim = self.board[sq as usize];
+                        let victim = self.squares[sq as usize];
                         if self.st.captured.is_none() {
                             self.st.captured = victim;
                         }
-                        self.capture_at(sq, us);
+                        self.capture_at(v, sq, us);
                         captured_any = true;
                     }
                 }
                 self.clear_rights_at(from);
                 self.set_square(from, Piece::NONE, 0);
-                let target = self.board[to as usize];
+                let target = self.squares[to as usize];
                 if target.is_some() {
                     self.st.captured = target;
-                    self.capture_at(to, us);
+                    self.capture_at(v, to, us);
                     captured_any = true;
                     blast_center = Some(to);
                 }
@@ -451,16 +531,11 @@ impl Position {
                     let victim_sq = self
                         .history
                         .last()
-                        .map(|s| s.ep_victim)
-                        .unwrap_or(NO_SQUARE);
-                    let victim_sq = if victim_sq == NO_SQUARE {
-                        rules.ep_victim_fallback(self, to)
-                    } else {
-                        victim_sq
-                    };
-                    if victim_sq != NO_SQUARE {
-                        self.st.captured = self.board[victim_sq as usize];
-                        self.capture_at(victim_sq, us);
+                        .and_then(|s| s.ep_victim)
+                        .or_else(|| rules.ep_victim_fallback(self, to));
+                    if let Some(victim_sq) = victim_sq {
+                        self.st.captured = self.squares[victim_sq as usize];
+                        self.capture_at(v, victim_sq, us);
                         captured_any = true;
                         blast_center = Some(to);
                     }
@@ -516,48 +591,43 @@ impl Position {
             }
         }
         if let Some(center) = blast_center.filter(|_| v.blast_on_capture) {
-            self.blast(center, us);
+            self.blast(v, center, us);
         }
         if m.kind() == MoveKind::Pass {
             self.st.plies_from_null = 0;
         }
         self.side = them;
         self.game_ply += 1;
-        let gives_check = rules.in_check(self);
-        if gives_check && v.check_counting {
-            let r = self.st.checks_remaining[us as usize];
-            self.set_checks_remaining(us, r.saturating_sub(1));
-        }
-        self.st.in_check = gives_check;
     }
 
-    fn blast(&mut self, center: Square, us: Color) {
-        let rules = self.rules.clone();
-        let v = &rules.variant;
+    /// An atomic capture: the pieces around `center` (pawns other than the capturer
+    /// and victim excepted) go too.
+    fn blast(&mut self, v: &Variant, center: Square, us: Color) {
         let pawn = v.type_by_slot("pawn");
         let g = v.geometry;
-        let mut victims = Vec::with_capacity(9);
+        let mut victims = [0 as Square; 9];
+        let mut n = 0;
         for dy in -1..=1 {
             for dx in -1..=1 {
                 if let Some(sq) = g.offset(center, dx, dy) {
-                    let p = self.board[sq as usize];
+                    let p = self.squares[sq as usize];
                     if p.is_none() || v.blast_immune_types & 1 << p.kind() != 0 {
                         continue;
                     }
                     if sq != center && Some(p.kind()) == pawn {
                         continue;
                     }
-                    victims.push(sq);
+                    victims[n] = sq;
+                    n += 1;
                 }
             }
         }
-        for sq in victims {
-            self.capture_at(sq, us);
+        for &sq in &victims[..n] {
+            self.capture_at(v, sq, us);
         }
     }
 
-    fn castling_after_drop(&mut self, us: Color, to: Square, placed: PieceType) {
-        let rules = self.rules.clone();
+    fn castling_after_drop(&mut self, rules: &Ruleset, us: Color, to: Square, placed: PieceType) {
         let v = &rules.variant;
         let g = v.geometry;
         let rank = rules.castling_rank(us);
@@ -566,10 +636,10 @@ impl Position {
         }
         let is_king_piece = v.castling_king_piece[us as usize] == Some(placed);
         if is_king_piece && g.file(to) == v.castling_king_file {
-            self.st.castling_king[us as usize] = to;
+            self.st.castling_king[us as usize] = Some(to);
             for f in [0, g.files - 1] {
                 let sq = g.square(f, rank);
-                let p = self.board[sq as usize];
+                let p = self.squares[sq as usize];
                 if p.is_some()
                     && p.color() == us
                     && v.castling_rook_pieces[us as usize] & 1 << p.kind() != 0
@@ -582,12 +652,12 @@ impl Position {
             && (g.file(to) == 0 || g.file(to) == g.files - 1)
         {
             let ksq = g.square(v.castling_king_file, rank);
-            let k = self.board[ksq as usize];
+            let k = self.squares[ksq as usize];
             if k.is_some()
                 && k.color() == us
                 && v.castling_king_piece[us as usize] == Some(k.kind())
             {
-                self.st.castling_king[us as usize] = ksq;
+                self.st.castling_king[us as usize] = Some(ksq);
                 if !self.st.castling[us as usize].contains(to) {
                     self.toggle_castling(us, to);
                 }
@@ -595,8 +665,7 @@ impl Position {
         }
     }
 
-    /// Take back the last move made with [`make`](Self::make).
-    pub fn unmake(&mut self) {
+    fn unmake(&mut self) {
         let start = self.st.change_start as usize;
         while self.changes.len() > start {
             let c = self.changes.pop().expect("non-empty");
@@ -607,8 +676,8 @@ impl Position {
         self.game_ply -= 1;
     }
 
-    /// Pass the turn without moving (search null move).
-    pub fn make_null(&mut self) {
+    /// Pass the turn: everything but the check test.
+    fn play_null(&mut self) {
         self.history.push(self.st.clone());
         self.st.change_start = self.changes.len() as u32;
         self.st.key ^= KEYS.side;
@@ -616,24 +685,12 @@ impl Position {
             self.st.key ^= KEYS.en_passant[sq as usize];
         }
         self.st.ep_squares = SquareSet::EMPTY;
-        self.st.ep_victim = NO_SQUARE;
+        self.st.ep_victim = None;
         self.st.rule50 += 1;
         self.st.plies_from_null = 0;
         self.st.last_move = Move::NONE;
         self.st.captured = Piece::NONE;
         self.side = self.side.flip();
         self.game_ply += 1;
-        self.st.in_check = self.rules.in_check(self);
-    }
-
-    pub fn unmake_null(&mut self) {
-        self.unmake();
-    }
-
-    /// Forget the move history (after a FEN is set, the game starts here).
-    pub fn clear_history(&mut self) {
-        self.history.clear();
-        self.changes.clear();
-        self.st.change_start = 0;
     }
 }

@@ -1,6 +1,6 @@
 //! Zobrist keys, the same for every variant and every run (fixed seed).
 
-use crate::variant::MAX_PIECE_TYPES;
+use crate::types::MAX_PIECE_TYPES;
 use std::sync::LazyLock;
 
 /// Hand counts above this share the key of this count.

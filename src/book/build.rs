@@ -4,9 +4,10 @@
 //! of the best go into the book (weighted by how close they are) and their positions
 //! are expanded in turn.
 
-use crate::board::{Position, RankNumbering};
+use crate::board::Position;
 use crate::movegen::notation;
 use crate::search::{Callback, Event, Info, Limits, Score, Searcher};
+use crate::types::RankNumbering;
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 

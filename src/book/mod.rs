@@ -22,8 +22,9 @@
 
 pub mod build;
 
-use crate::board::{Position, RankNumbering};
-use crate::movegen::{Move, MoveList, notation};
+use crate::board::Position;
+use crate::movegen::notation;
+use crate::types::{Move, MoveList, RankNumbering};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 

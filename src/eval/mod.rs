@@ -8,10 +8,10 @@
 
 pub mod values;
 
-use crate::board::{Color, Position, Square, SquareSet};
-use crate::movegen::Ruleset;
-use crate::movegen::tables::{M_CAPTURE, M_MOVE, StepKind};
-use crate::variant::{GameValue, PieceType};
+use crate::board::tables::{M_CAPTURE, M_MOVE, StepKind};
+use crate::board::{Position, Ruleset};
+use crate::types::{Color, PieceType, Square, SquareSet};
+use crate::variant::GameValue;
 use std::sync::Arc;
 
 /// Largest phase value: all starting material on the board or in hand.
@@ -609,7 +609,7 @@ mod tests {
 
     #[test]
     fn chess_values_are_ordered_and_start_is_balanced() {
-        let set = VariantSet::builtin();
+        let set = VariantSet::builtin(crate::board::fen::check_start_position);
         let rules = Ruleset::new(set.get("chess").unwrap());
         let e = Evaluator::new(&rules);
         let v = |c: char| e.value(rules.variant.type_of_letter(c).unwrap());

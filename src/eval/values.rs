@@ -2,10 +2,9 @@
 //! from the piece's compiled moves on an empty board (how many squares it reaches,
 //! how far, in which directions), its royal status and what it promotes to.
 
-use crate::board::{Color, Square};
-use crate::movegen::Ruleset;
-use crate::movegen::tables::{M_CAPTURE, M_MOVE, StepKind};
-use crate::variant::PieceType;
+use crate::board::Ruleset;
+use crate::board::tables::{M_CAPTURE, M_MOVE, StepKind};
+use crate::types::{Color, PieceType, Square};
 
 /// What the empty-board walk of one piece type found.
 #[derive(Clone, Copy, Debug, Default)]

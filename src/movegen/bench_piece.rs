@@ -2,8 +2,8 @@
 //! neighbours, written the way `betza-vectors.txt` writes them. Used by the vector
 //! tests and by `menagerie moves` for variant designers.
 
-use super::{MoveKind, MoveList, Ruleset};
-use crate::board::{Color, Position, RankNumbering};
+use crate::board::{Position, Ruleset, fen};
+use crate::types::{Color, MoveKind, MoveList, RankNumbering};
 use crate::variant::VariantSet;
 use crate::xbetza::Dialect;
 
@@ -89,8 +89,8 @@ pub fn piece_targets(
     }
     // Board text.
     let mut grid = vec![vec![None; w as usize]; h as usize];
-    let mut set = VariantSet::empty();
-    let geometry = crate::board::Geometry::new(w, h).ok_or("board size out of range")?;
+    let mut set = VariantSet::empty(fen::check_start_position);
+    let geometry = crate::types::Geometry::new(w, h).ok_or("board size out of range")?;
     let at = |s: &str| {
         geometry
             .parse_square(s, RankNumbering::FromOne)

@@ -4,9 +4,8 @@
 //! non-royal move that neither leaves nor enters a square on a line to the royal
 //! piece cannot expose it.
 
-use super::{Move, MoveKind, MoveList, Ruleset};
-use crate::board::{Color, Position, Square, SquareSet};
-use crate::variant::PieceType;
+use crate::board::{Position, Ruleset};
+use crate::types::{Color, Move, MoveKind, MoveList, PieceType, Square, SquareSet};
 
 /// Facts about a node, computed once and used for every move of that node.
 #[derive(Clone, Debug, Default)]
@@ -38,7 +37,7 @@ impl Ruleset {
         }
         let king = royals.first().expect("one royal");
         let t = &self.tables;
-        use super::tables::ProbeKind;
+        use crate::board::tables::ProbeKind;
         for p in t.probes_of(them, king) {
             let ray = t.ray(p.start, p.len);
             match p.kind {
@@ -291,32 +290,6 @@ impl Ruleset {
         c
     }
 
-    /// The squares of `c`'s pseudo-royal pieces (types with few enough pieces left).
-    pub fn pseudo_royals(&self, pos: &Position, c: Color) -> SquareSet {
-        self.pseudo_royals_counted(pos, c, |t| pos.count(c, t))
-    }
-
-    /// The pieces of `c` on the board whose types are pseudo-royal when the type
-    /// has `count(type)` pieces.
-    fn pseudo_royals_counted(
-        &self,
-        pos: &Position,
-        c: Color,
-        count: impl Fn(PieceType) -> u32,
-    ) -> SquareSet {
-        let limit = self.variant.extinction_piece_count + 1;
-        let mut s = SquareSet::EMPTY;
-        let mut ty = self.variant.extinction_piece_types;
-        while ty != 0 {
-            let t = ty.trailing_zeros() as PieceType;
-            ty &= ty - 1;
-            if count(t) <= limit {
-                s |= pos.pieces_of(c, t);
-            }
-        }
-        s
-    }
-
     /// After `us` played `m`: are its pseudo-royal pieces all there and safe?
     ///
     /// As in Fairy-Stockfish, pseudo-royalty is decided before the move (a type is
@@ -382,29 +355,6 @@ impl Ruleset {
         !self.any_attacked(pos, us, ours, royal_before(us.flip()))
     }
 
-    /// Is a pseudo-royal piece of `c` attacked (touching enemy pseudo-royals are
-    /// immune in blast variants)?
-    pub fn pseudo_royal_attacked(&self, pos: &Position, c: Color) -> bool {
-        let ours = self.pseudo_royals(pos, c);
-        let theirs = self.pseudo_royals(pos, c.flip());
-        self.any_attacked(pos, c, ours, theirs)
-    }
-
-    /// Is one of `ours` (pseudo-royal pieces of `c`) attacked by the other side?
-    /// In blast variants a piece touching one of `theirs` (the enemy's pseudo-royal
-    /// pieces) is immune: capturing it would blow up the capturer's own.
-    fn any_attacked(&self, pos: &Position, c: Color, ours: SquareSet, theirs: SquareSet) -> bool {
-        let g = self.variant.geometry;
-        ours.iter().any(|sq| {
-            let immune = self.variant.blast_on_capture
-                && theirs.iter().any(|o| {
-                    (g.file(o) as i32 - g.file(sq) as i32).abs() <= 1
-                        && (g.rank(o) as i32 - g.rank(sq) as i32).abs() <= 1
-                });
-            !immune && self.attacked_by(pos, sq, c.flip())
-        })
-    }
-
     /// Placement rule: while pieces of the must-drop type are in hand, only drops.
     /// Returns Some(true) if `m` is illegal for that reason, Some(false) if legal
     /// so far, None if the rule does not apply.
@@ -463,7 +413,7 @@ impl Ruleset {
     /// All legal moves. Empty when the game is already decided by a variant rule.
     pub fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
         list.clear();
-        if crate::rules::immediate_result(pos).is_some() {
+        if super::immediate_result(pos).is_some() {
             return;
         }
         self.generate_pseudo(pos, list);

@@ -3,8 +3,8 @@
 //! XBoard's (ranks from 0 on 10-rank boards, `=` for a declined promotion,
 //! multi-leg moves as `f6f7,f7f8`).
 
-use super::{Move, MoveKind, MoveList};
-use crate::board::{Position, RankNumbering};
+use crate::board::Position;
+use crate::types::{Move, MoveKind, MoveList, RankNumbering};
 
 /// Write a legal move of `pos`.
 pub fn move_to_string(pos: &Position, m: Move, numbering: RankNumbering) -> String {

@@ -1,20 +1,21 @@
 //! perft: the number of leaf nodes of the legal move tree, the correctness check of
 //! move generation.
 
-use super::{Move, MoveList};
-use crate::board::Position;
+use crate::board::{Position, Ruleset};
+use crate::types::{Move, MoveList};
 
 /// Leaf count at `depth`. Move lists are allocated once per depth, not per node.
+/// The rules are read through one reference for the whole tree.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    let rules = pos.rules().clone();
     let mut lists: Vec<MoveList> = (0..depth.max(1)).map(|_| MoveList::new()).collect();
-    perft_inner(pos, depth, &mut lists)
+    perft_inner(&rules, pos, depth, &mut lists)
 }
 
-fn perft_inner(pos: &mut Position, depth: u32, lists: &mut [MoveList]) -> u64 {
+fn perft_inner(rules: &Ruleset, pos: &mut Position, depth: u32, lists: &mut [MoveList]) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let rules = pos.rules().clone();
     let (list, rest) = lists.split_first_mut().expect("one list per depth");
     rules.generate_legal(pos, list);
     if depth == 1 {
@@ -24,7 +25,7 @@ fn perft_inner(pos: &mut Position, depth: u32, lists: &mut [MoveList]) -> u64 {
     for i in 0..list.len() {
         let m = list.moves[i];
         pos.make(m);
-        nodes += perft_inner(pos, depth - 1, rest);
+        nodes += perft_inner(rules, pos, depth - 1, rest);
         pos.unmake();
     }
     nodes

@@ -6,11 +6,11 @@
 
 use super::game_end::{self, GameEnd};
 use super::io::Input;
-use menagerie::board::{Color, Position};
+use menagerie::board::{Position, Ruleset};
 use menagerie::book::Book;
-use menagerie::movegen::{Move, MoveList, Ruleset};
 use menagerie::search::{Callback, Limits, Searcher};
-use menagerie::variant::{GameValue, LoadError, PieceType, TypeSet, Variant, VariantSet};
+use menagerie::types::{Move, MoveList};
+use menagerie::variant::{LoadError, Variant, VariantSet};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError};
@@ -103,11 +103,10 @@ impl Controller {
         self.pos = Position::start(&self.rules);
     }
 
-    /// Set up a position; on any problem the game is left as it was.
+    /// Set up a position from a FEN ([`Position::from_fen`]: it must read and be
+    /// playable); on any problem the game is left as it was.
     pub fn set_fen(&mut self, fen: &str) -> Result<(), String> {
-        let pos = Position::from_fen(&self.rules, fen).map_err(|e| e.to_string())?;
-        validate(&pos)?;
-        self.pos = pos;
+        self.pos = Position::from_fen(&self.rules, fen).map_err(|e| e.to_string())?;
         Ok(())
     }
 
@@ -199,6 +198,12 @@ impl Controller {
         id == self.search_id
     }
 
+    /// End the session: the search is told to stop, the process exits.
+    pub fn quit(&self) -> ! {
+        self.searcher.signal_stop();
+        std::process::exit(0)
+    }
+
     /// Ask the running search to finish; it still reports a best move.
     pub fn stop_search(&self) {
         self.searcher.signal_stop();
@@ -231,46 +236,4 @@ impl Controller {
         moves.sort_by_key(|&(_, w)| std::cmp::Reverse(w));
         moves
     }
-}
-
-/// Positions the rules core reads but that cannot be played: a side without the
-/// royal piece (or, in extinction variants, without the pieces whose loss ends the
-/// game) that it has at the start — horde's White has no king to begin with — or
-/// the side that just moved still in check.
-fn validate(pos: &Position) -> Result<(), String> {
-    let rules = pos.rules();
-    let v = pos.variant();
-    let start = Position::start(rules);
-    let mut vital: TypeSet = rules.royal_types;
-    if v.extinction_value != GameValue::None {
-        vital |= if v.extinction_all_types {
-            v.all_types()
-        } else {
-            v.extinction_piece_types
-        };
-    }
-    let count = |p: &Position, c: Color| -> u32 {
-        (0..v.num_types() as PieceType)
-            .filter(|&t| vital & 1u64 << t != 0)
-            .map(|t| p.count(c, t) + p.hand(c, t) as u32)
-            .sum()
-    };
-    for c in Color::BOTH {
-        if vital != 0 && count(pos, c) == 0 && count(&start, c) > 0 {
-            let who = if c.is_white() { "White" } else { "Black" };
-            let what = if rules.royal_types != 0 {
-                "king"
-            } else {
-                "pieces"
-            };
-            return Err(format!("{who} has no {what}"));
-        }
-    }
-    if rules.royal_types != 0 && !rules.pseudo_royal {
-        let moved = pos.side_to_move().flip();
-        if v.checking && rules.royal_attacked(pos, moved) {
-            return Err("the side that is not to move is in check".into());
-        }
-    }
-    Ok(())
 }

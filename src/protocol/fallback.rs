@@ -3,14 +3,18 @@
 //! short material-only alpha-beta that at least mates in one, takes hanging pieces
 //! and keeps the game going with legal moves.
 
-use menagerie::board::{Color, Position};
-use menagerie::movegen::{Move, MoveList, Ruleset};
-use menagerie::rules;
-use menagerie::search::{Info, Score};
+use super::common::FALLBACK_BUDGET;
+use menagerie::board::{Position, Ruleset};
+use menagerie::search::{Info, Limits, Score};
+use menagerie::types::{Color, Move, MoveList};
 use menagerie::variant::GameValue;
+use menagerie::{movegen, rules};
 use std::time::{Duration, Instant};
 
 const MATE: i32 = 100_000;
+
+/// The deepest the fallback looks: it has to answer within a fraction of a second.
+const MAX_DEPTH: u32 = 4;
 
 struct Ctx {
     values: Vec<i32>,
@@ -43,15 +47,20 @@ impl Choice {
     }
 }
 
-/// A legal move of `pos` (None when it has none), chosen within about `budget` and
-/// `max_depth` plies, among `only` when that is not empty.
-pub fn choose(pos: &Position, budget: Duration, max_depth: u32, only: &[Move]) -> Option<Choice> {
+/// A legal move of `pos` (None when it has none) for the search that died with
+/// these `limits`: chosen within [`FALLBACK_BUDGET`] (less when the move time is
+/// shorter) and the depth limit, among the search moves when there are some.
+pub fn choose(pos: &Position, limits: &Limits) -> Option<Choice> {
+    let budget = limits
+        .movetime
+        .map_or(FALLBACK_BUDGET, |t| t.min(FALLBACK_BUDGET));
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let mut pos = pos.clone();
     let rules = pos.rules().clone();
     let mut root = MoveList::new();
     rules.generate_legal(&mut pos, &mut root);
-    if !only.is_empty() {
-        root.moves.retain(|m| only.contains(m));
+    if !limits.search_moves.is_empty() {
+        root.moves.retain(|m| limits.search_moves.contains(m));
     }
     let first = *root.moves.first()?;
     let mut ctx = Ctx {
@@ -66,7 +75,7 @@ pub fn choose(pos: &Position, budget: Duration, max_depth: u32, only: &[Move]) -
     let mut best = first;
     let mut best_score = 0;
     let mut reached = 0;
-    for depth in 1..=max_depth.clamp(1, 4) as i32 {
+    for depth in 1..=max_depth as i32 {
         let mut alpha = -2 * MATE;
         let mut iteration_best = None;
         for &m in root.iter() {
@@ -163,7 +172,7 @@ impl Ctx {
             self.out_of_time = true;
             return 0;
         }
-        if let Some(r) = rules::immediate_result(pos) {
+        if let Some(r) = movegen::immediate_result(pos) {
             return Self::value(r, ply);
         }
         let rules = pos.rules().clone();

@@ -2,10 +2,10 @@
 //! The decision comes from the variant's rules ([`menagerie::rules`]); this module only
 //! orders the checks and words the reason.
 
-use menagerie::board::{Color, Position};
-use menagerie::movegen::MoveList;
-use menagerie::rules;
+use menagerie::board::Position;
+use menagerie::types::{Color, MoveList};
 use menagerie::variant::GameValue;
+use menagerie::{movegen, rules};
 
 /// A finished game: the result from White's point of view and a reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,7 +45,7 @@ impl GameEnd {
 /// The end of the game in `pos`, if it is over.
 pub fn judge(pos: &mut Position) -> Option<GameEnd> {
     let v = pos.variant().clone();
-    if let Some(value) = rules::immediate_result(pos) {
+    if let Some(value) = movegen::immediate_result(pos) {
         return GameEnd::new(pos, value, |winner| match value {
             GameValue::Draw => "Draw by the rules of the variant".to_string(),
             _ if v.check_counting => format!("{winner} wins by giving check"),

@@ -11,9 +11,8 @@
 //! ponders or analyses on copies of it.
 
 use super::xboard::XbVariant;
-use menagerie::board::{Color, Geometry, Position, RankNumbering, Square};
-use menagerie::movegen::{Move, MoveKind};
-use menagerie::variant::PieceType;
+use menagerie::board::Position;
+use menagerie::types::{Color, Geometry, Move, MoveKind, PieceType, RankNumbering, Square};
 
 /// What the user picked up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

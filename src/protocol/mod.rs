@@ -1,14 +1,19 @@
 //! The protocol layer: XBoard/WinBoard (CECP v2) and UCI, both thin skins over one
-//! [`controller::Controller`]. The first input line picks the protocol (`uci`, or
-//! anything else for CECP, whose first line is `xboard`); a reader thread feeds stdin
-//! into the session's channel so that the engine answers while it searches.
+//! [`controller::Controller`]. What both share is written once: the options
+//! ([`options`]: UCI option lines and CECP `feature option` lines come from one table)
+//! and the protocol core ([`common`]: engine name, move overhead, emergency stop,
+//! fallback budget, input backlog). The first input line picks the protocol (`uci`,
+//! or anything else for CECP, whose first line is `xboard`); a reader thread feeds
+//! stdin into the session's channel so that the engine answers while it searches.
 
 mod cecp;
+mod common;
 mod controller;
 mod fallback;
 mod game_end;
 mod highlight;
 mod io;
+mod options;
 mod uci;
 mod wire;
 pub mod xboard;
@@ -30,7 +35,8 @@ pub enum Protocol {
 pub fn run(variants: VariantSet, forced: Option<Protocol>) {
     let (tx, rx) = mpsc::channel();
     io::spawn_stdin_reader(tx.clone());
-    let ctl = Controller::new(variants, tx);
+    let mut ctl = Controller::new(variants, tx);
+    options::apply_defaults(&mut ctl);
     let (protocol, first) = match forced {
         Some(p) => (p, None),
         None => loop {

@@ -2,22 +2,23 @@
 //! even while searching, and reports every search with exactly one `bestmove`.
 //! Input it cannot use is ignored with an `info string` that says why.
 
+use super::Protocol;
+use super::common::{
+    Backlog, ENGINE_AUTHOR, ENGINE_NAME, MAX_REQUESTED_COUNT, MOVE_OVERHEAD, emergency_budget,
+};
 use super::controller::{Controller, Wake};
-use super::fallback;
 use super::io::{Input, Output};
-use super::wire;
-use menagerie::board::{Color, Position};
-use menagerie::movegen::{Move, perft_divide};
+use super::options::{self, Applied, Settings};
+use super::{fallback, wire};
+use menagerie::board::Position;
+use menagerie::movegen::perft_divide;
 use menagerie::search::{Event, Info, Limits, Score};
-use std::collections::VecDeque;
-use std::path::Path;
+use menagerie::types::{Color, Move};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-const ENGINE_NAME: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
-const DEFAULT_HASH_MB: usize = 16;
-const MAX_HASH_MB: usize = 65536;
-const MAX_THREADS: usize = 512;
+/// Options GUIs set that the engine accepts and does not use.
+const SILENTLY_ACCEPTED: [&str; 2] = ["UCI_AnalyseMode", "UCI_Opponent"];
 const MAX_PERFT_DEPTH: u32 = 64;
 
 /// A UCI command, parsed.
@@ -96,21 +97,15 @@ pub struct Session {
     searching: bool,
     /// A stopped search has to report before backlogged lines run.
     stopping: bool,
-    backlog: VecDeque<String>,
-    /// The line being handled came from the backlog: if it has to wait again, it
-    /// goes back to the front so that later lines keep their place behind it.
-    replaying: bool,
+    backlog: Backlog,
+    /// The position the running search started from (for PV text).
     search_root: Option<Position>,
-    /// Emergency stop for timed searches.
+    /// The limits of the running search (for `ponderhit` and the fallback move).
+    search_limits: Limits,
+    /// Emergency stop for timed searches (armed at `ponderhit` when pondering).
     deadline: Option<Instant>,
-    /// The clock-based budget of a ponder search, applied at `ponderhit`.
-    ponder_budget: Option<Duration>,
     debug: bool,
-    multi_pv: usize,
-    own_book: bool,
-    /// `searchmoves` and depth limit of the running search (for the fallback move).
-    search_moves: Vec<Move>,
-    search_depth: Option<u32>,
+    settings: Settings,
 }
 
 impl Session {
@@ -120,16 +115,12 @@ impl Session {
             out: Output::stdout(),
             searching: false,
             stopping: false,
-            backlog: VecDeque::new(),
-            replaying: false,
+            backlog: Backlog::default(),
             search_root: None,
+            search_limits: Limits::default(),
             deadline: None,
-            ponder_budget: None,
             debug: false,
-            multi_pv: 1,
-            own_book: false,
-            search_moves: Vec::new(),
-            search_depth: None,
+            settings: Settings::default(),
         }
     }
 
@@ -139,12 +130,7 @@ impl Session {
         }
         loop {
             // Backlogged lines run in order as soon as no stopped search is pending.
-            let next = if self.stopping {
-                None
-            } else {
-                self.backlog.pop_front()
-            };
-            self.replaying = next.is_some();
+            let next = self.backlog.next(!self.stopping);
             let input = if let Some(l) = next {
                 Input::Line(l)
             } else if !self.searching {
@@ -166,7 +152,7 @@ impl Session {
             match input {
                 Input::Line(l) => self.on_line(l),
                 Input::Search(id, ev) => self.on_search_event(id, ev),
-                Input::Eof => self.quit(),
+                Input::Eof => self.ctl.quit(),
             }
         }
     }
@@ -181,9 +167,7 @@ impl Session {
             return;
         };
         self.info_string("the search ended without a move; playing a fallback move");
-        let only = std::mem::take(&mut self.search_moves);
-        let depth = self.search_depth.unwrap_or(4);
-        match fallback::choose(&root, Duration::from_millis(200), depth, &only) {
+        match fallback::choose(&root, &self.search_limits) {
             Some(c) => {
                 let info = c.info();
                 self.search_root = Some(root.clone());
@@ -195,11 +179,6 @@ impl Session {
             }
             None => self.out.line("bestmove (none)"),
         }
-    }
-
-    fn quit(&mut self) -> ! {
-        self.ctl.stop_search();
-        std::process::exit(0)
     }
 
     fn info_string(&mut self, text: &str) {
@@ -219,16 +198,16 @@ impl Session {
             }
         };
         if matches!(cmd, Command::Quit) {
-            self.quit();
+            self.ctl.quit();
         }
         // While a stopped search winds down, everything keeps its order (a `stop`
         // meant for the next search must not hit this one).
         if self.stopping {
-            self.defer(line);
+            self.backlog.defer(line);
             return;
         }
         match cmd {
-            Command::Quit => self.quit(),
+            Command::Quit => self.ctl.quit(),
             Command::IsReady => {
                 self.out.line("readyok");
                 return;
@@ -243,7 +222,7 @@ impl Session {
             }
             Command::PonderHit if self.searching => {
                 self.ctl.ponderhit();
-                self.deadline = self.ponder_budget.map(|b| Instant::now() + b);
+                self.deadline = emergency_budget(&self.search_limits).map(|b| Instant::now() + b);
                 return;
             }
             Command::Stop | Command::PonderHit => return,
@@ -253,19 +232,10 @@ impl Session {
             // Not expected during a search: finish it first, then do this.
             self.stopping = true;
             self.ctl.stop_search();
-            self.defer(line);
+            self.backlog.defer(line);
             return;
         }
         self.execute(cmd);
-    }
-
-    /// Keep a line for after the running search, in arrival order.
-    fn defer(&mut self, line: String) {
-        if self.replaying {
-            self.backlog.push_front(line);
-        } else {
-            self.backlog.push_back(line);
-        }
     }
 
     fn execute(&mut self, cmd: Command) {
@@ -280,71 +250,37 @@ impl Session {
             }
             Command::Position { fen, moves } => self.position(fen.as_deref(), &moves),
             Command::Go(args) => self.go(&args),
-            Command::Quit => self.quit(),
+            Command::Quit => self.ctl.quit(),
         }
     }
 
     fn identify(&mut self) {
         self.out.line(&format!("id name {ENGINE_NAME}"));
-        self.out.line("id author the Menagerie developers");
-        self.out.line(&format!(
-            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"
-        ));
-        self.out
-            .line("option name Threads type spin default 1 min 1 max 512");
-        self.out
-            .line("option name MultiPV type spin default 1 min 1 max 64");
-        self.out.line("option name Ponder type check default false");
-        self.out
-            .line("option name OwnBook type check default false");
-        self.out.line("option name Clear Hash type button");
-        let current = self.ctl.variant().name.clone();
-        let vars: String = self
-            .ctl
-            .variants()
-            .names()
-            .map(|n| format!(" var {n}"))
-            .collect();
-        self.out.line(&format!(
-            "option name UCI_Variant type combo default {current}{vars}"
-        ));
-        self.out
-            .line("option name VariantPath type string default <empty>");
-        self.out
-            .line("option name UCI_Chess960 type check default false");
+        self.out.line(&format!("id author {ENGINE_AUTHOR}"));
+        for option in &options::OPTIONS {
+            if let Some(line) = option.uci_line(&self.ctl) {
+                self.out.line(&line);
+            }
+        }
         self.out.line("uciok");
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let number = |v: Option<&str>| v.and_then(|s| s.trim().parse::<usize>().ok());
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => match number(value) {
-                Some(mb) if (1..=MAX_HASH_MB).contains(&mb) => self.ctl.set_hash_mb(mb),
-                _ => self.info_string(&format!("ignored: Hash needs a size in MB, not {value:?}")),
-            },
-            "threads" => match number(value) {
-                Some(n) if (1..=MAX_THREADS).contains(&n) => self.ctl.set_threads(n),
-                _ => self.info_string(&format!("ignored: Threads needs a number, not {value:?}")),
-            },
-            "multipv" => match number(value) {
-                Some(n) if (1..=64).contains(&n) => self.multi_pv = n,
-                _ => self.info_string(&format!("ignored: MultiPV must be 1 to 64, not {value:?}")),
-            },
-            "ponder" | "uci_chess960" | "uci_analysemode" | "uci_opponent" => {}
-            "ownbook" => self.own_book = value.is_some_and(|v| v.eq_ignore_ascii_case("true")),
-            "clear hash" => self.ctl.clear_hash(),
-            "uci_variant" => {
-                let v = value.unwrap_or("").trim();
-                if let Err(e) = self.ctl.select_variant(v) {
-                    self.info_string(&format!("ignored: {e}"));
-                }
+        let Some(option) = options::find(Protocol::Uci, name) else {
+            if !SILENTLY_ACCEPTED
+                .iter()
+                .any(|n| n.eq_ignore_ascii_case(name))
+            {
+                self.info_string(&format!("ignored: unknown option '{name}'"));
             }
-            "variantpath" => {
-                let path = value.unwrap_or("").trim();
-                if path.is_empty() || path == "<empty>" {
-                    return;
-                }
-                let (loaded, errors) = self.ctl.load_variant_file(Path::new(path));
+            return;
+        };
+        let applied = option
+            .parse(name, value)
+            .and_then(|v| options::apply(option, v, &mut self.ctl, &mut self.settings));
+        match applied {
+            Ok(Applied::Done) => {}
+            Ok(Applied::VariantFile { loaded, errors }) => {
                 for e in &errors {
                     self.info_string(&format!("variant file error: {e}"));
                 }
@@ -352,7 +288,7 @@ impl Session {
                     self.info_string(&format!("loaded variants: {}", loaded.join(" ")));
                 }
             }
-            _ => self.info_string(&format!("ignored: unknown option '{name}'")),
+            Err(why) => self.info_string(&format!("ignored: {why}")),
         }
     }
 
@@ -384,8 +320,8 @@ impl Session {
         }
         let us = self.ctl.position().side_to_move();
         let mut limits = Limits {
-            multi_pv: self.multi_pv,
-            move_overhead: Duration::from_millis(20),
+            multi_pv: self.settings.multi_pv,
+            move_overhead: MOVE_OVERHEAD,
             ..Limits::default()
         };
         let mut i = 0;
@@ -394,6 +330,7 @@ impl Session {
                 .map(|x| Duration::from_millis(x.max(0) as u64))
         };
         let count = |s: Option<&String>| s.and_then(|x| x.parse::<u64>().ok());
+        let at_most = |n: u64| n.clamp(1, MAX_REQUESTED_COUNT) as u32;
         while i < args.len() {
             let next = args.get(i + 1);
             let mut used = 2;
@@ -403,11 +340,11 @@ impl Session {
                 "winc" if us == Color::White => limits.increment = ms(next).unwrap_or_default(),
                 "binc" if us == Color::Black => limits.increment = ms(next).unwrap_or_default(),
                 "wtime" | "btime" | "winc" | "binc" => {}
-                "movestogo" => limits.moves_to_go = count(next).map(|n| n.clamp(1, 1000) as u32),
-                "depth" => limits.depth = count(next).map(|n| n.clamp(1, 1000) as u32),
+                "movestogo" => limits.moves_to_go = count(next).map(at_most),
+                "depth" => limits.depth = count(next).map(at_most),
                 "nodes" => limits.nodes = count(next),
                 "movetime" => limits.movetime = ms(next),
-                "mate" => limits.mate = count(next).map(|n| n.clamp(1, 1000) as u32),
+                "mate" => limits.mate = count(next).map(at_most),
                 "infinite" => {
                     limits.infinite = true;
                     used = 1;
@@ -433,7 +370,7 @@ impl Session {
             }
             i += used;
         }
-        if self.own_book
+        if self.settings.book
             && !limits.infinite
             && !limits.ponder
             && let Some(&(m, _)) = self.ctl.book_moves().first()
@@ -443,17 +380,14 @@ impl Session {
                 .line(&format!("bestmove {}", wire::uci_text(&pos, m)));
             return;
         }
-        let budget = emergency_budget(&limits);
-        self.ponder_budget = if limits.ponder { budget } else { None };
         self.deadline = if limits.ponder || limits.infinite {
             None
         } else {
-            budget.map(|b| Instant::now() + b)
+            emergency_budget(&limits).map(|b| Instant::now() + b)
         };
         let pos = self.ctl.position().clone();
         self.search_root = Some(pos.clone());
-        self.search_moves = limits.search_moves.clone();
-        self.search_depth = limits.depth;
+        self.search_limits = limits.clone();
         self.searching = true;
         self.ctl.start_search(pos, limits);
     }
@@ -546,20 +480,9 @@ impl Session {
 
 fn legal_in(pos: &mut Position, m: Move) -> bool {
     let rules = pos.rules().clone();
-    let mut list = menagerie::movegen::MoveList::new();
+    let mut list = menagerie::types::MoveList::new();
     rules.generate_legal(pos, &mut list);
     list.contains(m)
-}
-
-/// A generous limit after which a timed search is stopped whatever it does.
-fn emergency_budget(limits: &Limits) -> Option<Duration> {
-    if let Some(t) = limits.movetime {
-        return Some(t + Duration::from_millis(500));
-    }
-    let left = limits.time_left?;
-    let moves = limits.moves_to_go.unwrap_or(20).max(1);
-    let share = left / moves + limits.increment;
-    Some((share * 3).min(left / 2).max(Duration::from_millis(20)))
 }
 
 #[cfg(test)]

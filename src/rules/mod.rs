@@ -1,126 +1,15 @@
-//! Game end by the variant's rules: results decided before any move (extinction,
-//! flag, check counting), results a player may claim or that apply automatically
-//! (n-move rule, n-fold repetition with perpetual-check illegality), and the value
-//! of having no legal move (checkmate, stalemate).
+//! Game end by the variant's rules: results a player may claim or that apply
+//! automatically (n-move rule, n-fold repetition with perpetual-check illegality),
+//! and the value of having no legal move (checkmate, stalemate). Results decided
+//! before any move (extinction, flag, check counting) are
+//! [`movegen::immediate_result`](crate::movegen::immediate_result): there are no legal
+//! moves then.
 //!
 //! Every value is for the side to move.
 
-use crate::board::{Color, Position};
-use crate::variant::{GameValue, PieceType};
-
-/// Count of a type on the board and in hand.
-fn count_with_hand(pos: &Position, c: Color, t: PieceType) -> u32 {
-    pos.count(c, t) + pos.hand(c, t) as u32
-}
-
-fn total_with_hand(pos: &Position, c: Color) -> u32 {
-    pos.pieces(c).count() + pos.hand_total(c)
-}
-
-/// Is the flag region reached by `c`?
-pub fn flag_reached(pos: &Position, c: Color) -> bool {
-    let v = pos.variant();
-    let region = v.flag_region[c as usize];
-    if region.is_empty() {
-        return false;
-    }
-    let pieces = match v.flag_piece[c as usize] {
-        Some(t) => pos.pieces_of(c, t),
-        None => pos.pieces(c),
-    };
-    let inside = pieces.and(&region);
-    !inside.is_empty()
-        && (inside.count() >= v.flag_piece_count
-            || (v.flag_piece_blocked_win && region.minus(&pos.occupied()).is_empty()))
-}
-
-/// A result that ends the game before the side to move plays (then it has no moves).
-pub fn immediate_result(pos: &Position) -> Option<GameValue> {
-    let v = pos.variant();
-    let us = pos.side_to_move();
-    let them = us.flip();
-    // Extinction (not for pseudo-royal pieces, which cannot be captured, unless they explode).
-    if v.extinction_value != GameValue::None && (!v.extinction_pseudo_royal || v.blast_on_capture) {
-        for c in [them, us] {
-            let claim = (v.extinction_claim && c == us) as u32;
-            let extinct = |mine: u32, theirs: u32| {
-                mine <= v.extinction_piece_count
-                    && theirs >= v.extinction_opponent_piece_count + claim
-            };
-            let mut hit = v.extinction_all_types
-                && extinct(total_with_hand(pos, c), total_with_hand(pos, c.flip()));
-            let mut ty = v.extinction_piece_types;
-            while ty != 0 && !hit {
-                let t = ty.trailing_zeros() as PieceType;
-                ty &= ty - 1;
-                hit = extinct(
-                    count_with_hand(pos, c, t),
-                    count_with_hand(pos, c.flip(), t),
-                );
-            }
-            if hit {
-                return Some(if c == us {
-                    v.extinction_value
-                } else {
-                    v.extinction_value.negate()
-                });
-            }
-        }
-    }
-    // Capture the flag: with flagMove the other side gets one more move.
-    if v.flag_move && flag_reached(pos, us) {
-        let is_king_flag =
-            v.flag_piece[them as usize].is_some_and(|t| pos.rules().royal_types & 1u64 << t != 0);
-        let draw = us == Color::White && is_king_flag && flag_reached(pos, them);
-        return Some(if draw {
-            GameValue::Draw
-        } else {
-            GameValue::Win
-        });
-    }
-    let royal_flag =
-        v.flag_piece[us as usize].is_some_and(|t| pos.rules().royal_types & 1u64 << t != 0);
-    if (!v.flag_move || royal_flag) && flag_reached(pos, them) {
-        // Racing kings: Black may still draw by also reaching the flag region.
-        if v.flag_move
-            && royal_flag
-            && us == Color::Black
-            && !pos.in_check()
-            && can_reach_flag_now(pos, us)
-        {
-            return None;
-        }
-        return Some(GameValue::Loss);
-    }
-    if v.check_counting && pos.state().checks_remaining[them as usize] == 0 {
-        return Some(GameValue::Loss);
-    }
-    None
-}
-
-/// Racing kings: can the side to move bring its flag piece into the region now?
-fn can_reach_flag_now(pos: &Position, us: Color) -> bool {
-    let rules = pos.rules().clone();
-    let v = &rules.variant;
-    let Some(t) = v.flag_piece[us as usize] else {
-        return false;
-    };
-    let mut p = pos.clone();
-    let mut list = crate::movegen::MoveList::new();
-    rules.generate_pseudo(&p, &mut list);
-    for &m in list.iter() {
-        if m.is_drop() {
-            continue;
-        }
-        if p.piece_at(m.from()).kind() == t
-            && v.flag_region[us as usize].contains(m.to())
-            && rules.is_legal(&mut p, m)
-        {
-            return true;
-        }
-    }
-    false
-}
+use crate::board::Position;
+use crate::types::Color;
+use crate::variant::GameValue;
 
 /// The value of a position without legal moves.
 pub fn no_moves_value(pos: &Position) -> GameValue {

@@ -3,9 +3,9 @@
 //! regression signature for changes to the search (quote it in commit messages).
 
 use super::{Callback, Limits, Searcher};
-use crate::board::Position;
-use crate::board::RankNumbering;
-use crate::movegen::{Ruleset, notation};
+use crate::board::{Position, Ruleset, fen};
+use crate::movegen::notation;
+use crate::types::RankNumbering;
 use crate::variant::VariantSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -78,8 +78,8 @@ pub const POSITIONS: &[(&str, &str, u32)] = &[
 
 /// The built-in variants, plus the bench's own definitions for the ones missing.
 pub fn variant_set() -> (VariantSet, VariantSet) {
-    let builtin = VariantSet::builtin();
-    let mut extra = VariantSet::builtin();
+    let builtin = VariantSet::builtin(fen::check_start_position);
+    let mut extra = VariantSet::builtin(fen::check_start_position);
     let report = extra.load_str("bench-variants.ini", BENCH_VARIANTS_INI);
     debug_assert!(report.errors.is_empty(), "{:?}", report.errors);
     (builtin, extra)

@@ -9,7 +9,7 @@
 //! entry overwrites an older one, and a lost entry only means a move is searched
 //! twice, as plain Lazy SMP would.
 
-use crate::movegen::Move;
+use crate::types::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Nodes this shallow are cheaper to search again than to put off.

@@ -4,10 +4,9 @@
 //! attack probes, answer with a superset of the checking moves: a move outside it
 //! certainly does not check; a move inside it is made and tested.
 
-use crate::board::{Color, Position, SquareSet};
-use crate::movegen::tables::ProbeKind;
-use crate::movegen::{Move, MoveKind, Ruleset};
-use crate::variant::TypeSet;
+use crate::board::tables::ProbeKind;
+use crate::board::{Position, Ruleset};
+use crate::types::{Color, Move, MoveKind, SquareSet, TypeSet};
 
 pub struct CheckHints {
     num_types: usize,

@@ -5,9 +5,8 @@
 //! order its moves by what all of them have learnt: with private tables each thread
 //! learnt from its part of the tree only, and two threads searched a larger tree.
 
-use crate::board::{Position, Square};
-use crate::movegen::Move;
-use crate::variant::{MAX_PIECE_TYPES, PieceType};
+use crate::board::Position;
+use crate::types::{MAX_PIECE_TYPES, Move, PieceType, Square};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI16, AtomicI32, AtomicU64, Ordering::Relaxed};
 

@@ -9,6 +9,7 @@ mod history;
 pub mod movegen_fast;
 mod movepick;
 mod params;
+mod shared;
 mod thread;
 mod timeman;
 pub mod tt;
@@ -18,7 +19,7 @@ pub use thread::Outcome;
 pub use worker::{MATE, MATE_BOUND};
 
 use crate::board::Position;
-use crate::movegen::Move;
+use crate::types::Move;
 use history::History;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

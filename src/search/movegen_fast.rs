@@ -5,10 +5,9 @@
 //! compares them); variants whose rules it does not model use the core generator.
 
 use super::checks::CheckHints;
-use crate::board::{Color, NO_SQUARE, Position, Square, SquareSet};
-use crate::movegen::tables::ProbeKind;
-use crate::movegen::{Move, MoveList, Ruleset};
-use crate::variant::PieceType;
+use crate::board::tables::ProbeKind;
+use crate::board::{Position, Ruleset};
+use crate::types::{Color, Move, MoveList, PieceType, Square, SquareSet};
 use std::sync::Arc;
 
 pub struct FastGen {
@@ -112,8 +111,10 @@ impl FastGen {
         let rules = &*self.rules;
         let v = &rules.variant;
         let st = pos.state();
-        let king = st.castling_king[us as usize];
-        if st.castling[us as usize].is_empty() || king == NO_SQUARE {
+        let Some(king) = st.castling_king[us as usize] else {
+            return;
+        };
+        if st.castling[us as usize].is_empty() {
             return;
         }
         let kp = pos.piece_at(king);

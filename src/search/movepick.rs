@@ -6,9 +6,9 @@
 
 use super::history::History;
 use super::movegen_fast::FastGen;
-use crate::board::Position;
+use crate::board::{Position, Ruleset};
 use crate::eval::Evaluator;
-use crate::movegen::{Move, MoveKind, MoveList, Ruleset};
+use crate::types::{Move, MoveKind, MoveList};
 
 /// What move ordering reads besides the position.
 pub struct OrderCtx<'a> {
@@ -54,7 +54,7 @@ pub fn quiet_history(hist: &History, cont: &[Option<usize>; 3], pos: &Position, 
 
 /// The type of the piece that moves (for a drop: the dropped type).
 #[inline]
-pub fn moved_type(pos: &Position, m: Move) -> crate::variant::PieceType {
+pub fn moved_type(pos: &Position, m: Move) -> crate::types::PieceType {
     if m.is_drop() {
         m.piece()
     } else {
@@ -64,7 +64,7 @@ pub fn moved_type(pos: &Position, m: Move) -> crate::variant::PieceType {
 
 /// The type captured on the destination (or en passant), if any.
 #[inline]
-pub fn captured_type(pos: &Position, m: Move) -> Option<crate::variant::PieceType> {
+pub fn captured_type(pos: &Position, m: Move) -> Option<crate::types::PieceType> {
     if m.kind() == MoveKind::EnPassant {
         return pos.rules().pawn_type;
     }

@@ -1,81 +1,24 @@
 //! Lazy SMP: every thread of the rayon pool runs the same iterative deepening on its
-//! own copy of the position; they share only the transposition table, the stop flag
-//! and node counters. Thread 0 is the main thread: it owns the clock and the output,
+//! own copy of the position. They read the same compiled rules, evaluator and move
+//! generator, and share the transposition table, the move-ordering history, the stop
+//! flag and node counters. Thread 0 is the main thread: it owns the clock and the output,
 //! and its result is the search's result. With one thread this is exactly the
 //! single-threaded search.
 
 use super::busy::BusyMoves;
 use super::history::History;
 use super::movegen_fast::FastGen;
+use super::shared::{PaddedCounter, Shared};
 use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
-use super::worker::{RootMove, Worker, root_moves, to_score};
+use super::worker::{Worker, root_moves, to_score};
 use super::{Callback, Event, Info, Limits, Score, Signals};
 use crate::board::Position;
 use crate::eval::Evaluator;
-use crate::movegen::{Move, Ruleset};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use crate::types::Move;
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// A node counter on its own cache line (threads write theirs often).
-#[repr(align(64))]
-#[derive(Default)]
-pub struct PaddedCounter(AtomicU64);
-
-impl std::ops::Deref for PaddedCounter {
-    type Target = AtomicU64;
-    fn deref(&self) -> &AtomicU64 {
-        &self.0
-    }
-}
-
-/// What the threads of one search share.
-pub struct Shared {
-    pub tt: Arc<TranspositionTable>,
-    /// Set by the main thread when the search must end (time, limits, stop command).
-    pub stop: AtomicBool,
-    pub signals: Arc<Signals>,
-    pub nodes: Vec<PaddedCounter>,
-    /// The deepest iteration any thread has completed (read by every thread at
-    /// each poll: a thread still searching that depth or a shallower one drops it).
-    pub deepest: AtomicI32,
-    /// That iteration's root moves, best first, for the thread that drops its own.
-    pub deepest_result: Mutex<(i32, Vec<RootMove>)>,
-    /// The moves threads are searching now, for the others to put off.
-    pub busy: BusyMoves,
-}
-
-impl Shared {
-    pub fn total_nodes(&self) -> u64 {
-        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
-    }
-    pub fn ponderhit_applies(&self) -> bool {
-        self.signals.ponderhit.load(Ordering::Relaxed)
-    }
-    /// A thread completed iteration `depth` with these root moves.
-    pub fn publish_iteration(&self, depth: i32, root_moves: &[RootMove]) {
-        if depth <= self.deepest.load(Ordering::Relaxed) {
-            return;
-        }
-        let mut r = self
-            .deepest_result
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if depth > r.0 {
-            *r = (depth, root_moves.to_vec());
-            self.deepest.store(depth, Ordering::Release);
-        }
-    }
-    /// The deepest completed iteration, if it is at least `depth`.
-    pub fn iteration_at_least(&self, depth: i32) -> Option<(i32, Vec<RootMove>)> {
-        let r = self
-            .deepest_result
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        (r.0 >= depth).then(|| r.clone())
-    }
-}
 
 /// The result of a finished search.
 #[derive(Clone, Debug)]
@@ -137,12 +80,16 @@ pub fn run(
     });
     let results = pool.broadcast(|ctx| {
         let i = ctx.index();
-        let (p, e, g) = if threads == 1 {
-            (pos.clone(), eval.clone(), movegen.clone())
-        } else {
-            private_copy(&pos).unwrap_or_else(|| (pos.clone(), eval.clone(), movegen.clone()))
-        };
-        let mut w = Worker::new(i, p, e, g, shared.clone(), history.clone());
+        // Every thread reads the same rules, evaluator and generator: the search
+        // touches no reference count, so sharing them costs nothing.
+        let mut w = Worker::new(
+            i,
+            pos.clone(),
+            eval.clone(),
+            movegen.clone(),
+            shared.clone(),
+            history.clone(),
+        );
         w.root_moves = roots.clone();
         if i == 0 {
             w.iterate(
@@ -193,34 +140,6 @@ pub fn run(
         time: start.elapsed(),
         pv,
     }
-}
-
-/// A copy of the position on a private copy of the rules, with its own evaluator
-/// and generator: every thread then touches only its own reference counts (make
-/// clones the position's `Arc<Ruleset>`; shared counts bounce between cores).
-/// The game history is replayed so that repetitions still count.
-fn private_copy(pos: &Position) -> Option<(Position, Arc<Evaluator>, Arc<FastGen>)> {
-    let rules = Ruleset::new(pos.rules().variant.clone());
-    let mut p = pos.clone();
-    let mut moves = Vec::with_capacity(p.ply_count());
-    while p.ply_count() > 0 {
-        moves.push(p.state().last_move);
-        p.unmake();
-    }
-    let mut q = Position::from_fen(&rules, &p.fen()).ok()?;
-    for &m in moves.iter().rev() {
-        if m.is_none() {
-            q.make_null();
-        } else {
-            q.make(m);
-        }
-    }
-    if q.key() != pos.key() {
-        return None;
-    }
-    let e = Arc::new(Evaluator::new(&rules));
-    let g = Arc::new(FastGen::new(&rules));
-    Some((q, e, g))
 }
 
 /// Infinite and ponder searches report their move only when told to stop (or, when

@@ -6,7 +6,7 @@
 //! miss (Hyatt and Mann's lockless hashing). Buckets hold two entries: one kept by
 //! depth, one always replaced.
 
-use crate::movegen::Move;
+use crate::types::Move;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// Stored as the static evaluation when none is known (in check, or only a lazy

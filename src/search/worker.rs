@@ -8,16 +8,16 @@ use super::history::{History, last_mover};
 use super::movegen_fast::FastGen;
 use super::movepick::{MovePicker, OrderCtx, PickBuf, captured_type, moved_type, quiet_history};
 use super::params;
-use super::thread::Shared;
+use super::shared::{RootMove, Shared};
 use super::timeman::TimeManager;
 use super::tt::{Bound, EVAL_NONE};
 use super::{Event, Info, Limits, Score};
-use crate::board::{Color, Position};
+use crate::board::tables::M_MOVE;
+use crate::board::{Position, Ruleset};
 use crate::eval::Evaluator;
-use crate::movegen::tables::M_MOVE;
-use crate::movegen::{Move, MoveKind, MoveList, Ruleset};
-use crate::rules;
-use crate::variant::{GameValue, PieceType};
+use crate::types::{Color, Move, MoveKind, MoveList, PieceType};
+use crate::variant::GameValue;
+use crate::{movegen, rules};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -88,14 +88,6 @@ struct Frame {
     move_count: usize,
     /// The move a singular-extension search at this ply leaves out.
     excluded: Move,
-}
-
-#[derive(Clone, Debug)]
-pub struct RootMove {
-    pub mv: Move,
-    pub score: i32,
-    pub prev_score: i32,
-    pub pv: Vec<Move>,
 }
 
 /// Moves tried at a node before the one that caused a cut-off.
@@ -648,7 +640,7 @@ impl Worker {
         }
         self.stack[ply].pv.clear();
         self.seldepth = self.seldepth.max(ply);
-        if let Some(r) = rules::immediate_result(&self.pos) {
+        if let Some(r) = movegen::immediate_result(&self.pos) {
             return value_score(r, ply);
         }
         if let Some(r) = self.rule_result() {
@@ -814,8 +806,6 @@ impl Worker {
         let mut n_quiets = 0;
         let mut captures: [Move; 32] = [Move::NONE; 32];
         let mut n_captures = 0;
-        let rules = self.rules.clone();
-        let eval_arc = self.eval.clone();
         // Moves another thread is searching are put off to the end (busy.rs).
         let may_defer = self.smp && depth >= DEFER_DEPTH;
         let mut put_off = PutOff::<32>::new();
@@ -823,16 +813,16 @@ impl Worker {
         loop {
             // `legal`: the move's number among the legal moves.
             let ctx = OrderCtx {
-                rules: &rules,
+                rules: &self.rules,
                 movegen: &self.movegen,
-                eval: &eval_arc,
+                eval: &self.eval,
                 hist: &self.hist,
                 cont,
             };
             let (m, legal, first_pass) = if !picker_done
                 && let Some(m) = picker.next(&ctx, &mut self.pos, &mut self.scratch)
             {
-                if m == excluded || !rules.is_legal_with(&mut self.pos, m, &info) {
+                if m == excluded || !self.rules.is_legal_with(&mut self.pos, m, &info) {
                     continue;
                 }
                 legal_moves += 1;
@@ -851,7 +841,7 @@ impl Worker {
             {
                 continue;
             }
-            let capture = rules.is_capture(&self.pos, m);
+            let capture = self.rules.is_capture(&self.pos, m);
             let quiet = !capture && m.kind() != MoveKind::Promotion;
             let is_killer = self.stack[ply].killers.contains(&m) || m == counter;
             let piece_to = self.hist.piece_to(moved_type(&self.pos, m), m.to());
@@ -896,7 +886,7 @@ impl Worker {
             // pruned before they are made; quiet moves that may check are made first
             // and, if they do not, pruned the same way; checks and captures are pruned
             // when they lose too much material by static exchange.
-            let see_values = eval_arc.see_values();
+            let see_values = self.eval.see_values();
             let prunable = !self.exhaustive && !in_check && best > -MATE_BOUND && has_pieces;
             let lmr_depth =
                 (depth - 1 - self.lmr[depth.min(63) as usize][legal.min(63)] - !improving as i32)
@@ -914,15 +904,25 @@ impl Worker {
                             + params::FUTILITY_PER_DEPTH * lmr_depth
                             <= alpha
                         && history < params::FUTILITY_HISTORY_LIMIT)
-                    || !rules.see_ge(&self.pos, m, quiet_see_margin(lmr_depth), see_values);
+                    || !self
+                        .rules
+                        .see_ge(&self.pos, m, quiet_see_margin(lmr_depth), see_values);
                 check_see_fails = prune_quiet
-                    && !rules.see_ge(&self.pos, m, params::SEE_CAPTURE_MARGIN * depth, see_values);
+                    && !self.rules.see_ge(
+                        &self.pos,
+                        m,
+                        params::SEE_CAPTURE_MARGIN * depth,
+                        see_values,
+                    );
             } else if prunable
-                && !rules.see_ge(&self.pos, m, params::SEE_CAPTURE_MARGIN * depth, see_values)
+                && !self
+                    .rules
+                    .see_ge(&self.pos, m, params::SEE_CAPTURE_MARGIN * depth, see_values)
             {
                 continue;
             }
-            let prune_unmade = prune_quiet && !self.movegen.checks.may_check(&rules, &self.pos, m);
+            let prune_unmade =
+                prune_quiet && !self.movegen.checks.may_check(&self.rules, &self.pos, m);
             if !prune_unmade {
                 self.pos.make(m);
             }
@@ -1057,23 +1057,21 @@ impl Worker {
         let buf = std::mem::take(&mut self.spare_buf);
         let mut picker = MovePicker::new_probcut(buf, tt_move, beta - static_eval);
         let info = self.rules.node_info(&self.pos);
-        let rules = self.rules.clone();
-        let eval_arc = self.eval.clone();
         let cont = self.cont_rows(ply);
         let mut tried = 0;
         let mut result = None;
         while tried < 2 + 2 * cut_node as usize {
             let ctx = OrderCtx {
-                rules: &rules,
+                rules: &self.rules,
                 movegen: &self.movegen,
-                eval: &eval_arc,
+                eval: &self.eval,
                 hist: &self.hist,
                 cont,
             };
             let Some(m) = picker.next(&ctx, &mut self.pos, &mut self.scratch) else {
                 break;
             };
-            if !rules.is_legal_with(&mut self.pos, m, &info) {
+            if !self.rules.is_legal_with(&mut self.pos, m, &info) {
                 continue;
             }
             tried += 1;
@@ -1172,7 +1170,7 @@ impl Worker {
         }
         self.stack[ply].pv.clear();
         self.seldepth = self.seldepth.max(ply);
-        if let Some(r) = rules::immediate_result(&self.pos) {
+        if let Some(r) = movegen::immediate_result(&self.pos) {
             return value_score(r, ply);
         }
         if ply >= MAX_PLY || !self.quiet_moves_exist {
@@ -1217,28 +1215,29 @@ impl Worker {
         let buf = std::mem::take(&mut self.bufs[ply]);
         let mut picker = MovePicker::new_qsearch(buf, tt_move, in_check, checks);
         let info = self.rules.node_info(&self.pos);
-        let rules = self.rules.clone();
-        let eval_arc = self.eval.clone();
         let mut legal = 0;
         let mut best_move = Move::NONE;
         let cont = self.cont_rows(ply);
         loop {
             let ctx = OrderCtx {
-                rules: &rules,
+                rules: &self.rules,
                 movegen: &self.movegen,
-                eval: &eval_arc,
+                eval: &self.eval,
                 hist: &self.hist,
                 cont,
             };
             let Some(m) = picker.next(&ctx, &mut self.pos, &mut self.scratch) else {
                 break;
             };
-            if !rules.is_legal_with(&mut self.pos, m, &info) {
+            if !self.rules.is_legal_with(&mut self.pos, m, &info) {
                 continue;
             }
             legal += 1;
             // Checking drops that lose the dropped piece are not worth a look.
-            if !in_check && m.is_drop() && !rules.see_ge(&self.pos, m, 0, eval_arc.see_values()) {
+            if !in_check
+                && m.is_drop()
+                && !self.rules.see_ge(&self.pos, m, 0, self.eval.see_values())
+            {
                 continue;
             }
             if !in_check && m.kind() != MoveKind::Promotion && !m.is_drop() {

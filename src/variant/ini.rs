@@ -24,6 +24,9 @@ pub fn read_sections(file: &str, text: &str) -> (Vec<Section>, Vec<LoadError>) {
     let mut sections: Vec<Section> = Vec::new();
     let mut errors = Vec::new();
     let mut broken: Vec<bool> = Vec::new();
+    // Editors on Windows may start a UTF-8 file with a byte-order mark: it is not
+    // part of the first line.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (index, raw) in text.lines().enumerate() {
         let line_no = index + 1;
         let line = raw.trim();

@@ -8,19 +8,11 @@ mod registry;
 mod spec;
 
 pub use builtin::BUILTIN_FILES;
-pub use registry::VariantSet;
+pub use registry::{StartCheck, VariantSet};
 
-use crate::board::{Color, Geometry, SquareSet};
+use crate::types::{Color, Geometry, PieceType, SquareSet, TypeSet};
 use crate::xbetza::PieceMoves;
 use std::fmt;
-
-/// Index of a piece type within its variant (0-based, dense).
-pub type PieceType = u8;
-/// A set of piece types of one variant, one bit per type.
-pub type TypeSet = u64;
-
-/// Most piece types a variant may define.
-pub const MAX_PIECE_TYPES: usize = 48;
 
 /// The result of a game-ending rule for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

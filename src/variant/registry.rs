@@ -1,5 +1,9 @@
 //! The set of loaded variants: built-in files first, then user files; a later
 //! definition of a name replaces the earlier one.
+//!
+//! A variant loads only if its start position can be set up. Reading a position is
+//! the board layer's business, above this one, so the set is built with that test
+//! ([`StartCheck`]; the engine passes `board::fen::check_start_position`).
 
 use super::ini::read_sections;
 use super::spec::{Applier, Spec};
@@ -18,21 +22,30 @@ pub struct LoadReport {
     pub errors: Vec<LoadError>,
 }
 
-#[derive(Clone, Default)]
+/// The start-position test a variant must pass to load: the reason it fails, if it
+/// does.
+pub type StartCheck = fn(&Variant) -> Result<(), String>;
+
+#[derive(Clone)]
 pub struct VariantSet {
     variants: IndexMap<String, Arc<Variant>>,
     specs: HashMap<String, Spec>,
+    check_start: StartCheck,
 }
 
 impl VariantSet {
-    /// No variants at all.
-    pub fn empty() -> VariantSet {
-        VariantSet::default()
+    /// No variants at all; those loaded later must pass `check_start`.
+    pub fn empty(check_start: StartCheck) -> VariantSet {
+        VariantSet {
+            variants: IndexMap::new(),
+            specs: HashMap::new(),
+            check_start,
+        }
     }
 
     /// The variants compiled into the binary (`variants/*.ini`).
-    pub fn builtin() -> VariantSet {
-        let mut set = VariantSet::empty();
+    pub fn builtin(check_start: StartCheck) -> VariantSet {
+        let mut set = VariantSet::empty(check_start);
         for (name, text) in BUILTIN_FILES {
             let report = set.load_str(&format!("builtin:{name}"), text);
             debug_assert!(report.errors.is_empty(), "{:?}", report.errors);
@@ -111,7 +124,7 @@ impl VariantSet {
                         continue;
                     }
                 };
-            if let Err(reason) = crate::board::fen::check_start_position(&variant) {
+            if let Err(reason) = (self.check_start)(&variant) {
                 let (f, l) = variant.start_fen_origin.clone();
                 errors.push(LoadError::new(
                     &f,

@@ -1,12 +1,16 @@
 //! CECP time controls (`level`, `st`, `time`/`otim`, `sd`, `nps`) turned into search
-//! limits, and a last-resort deadline in case a search overruns its budget.
+//! limits (the emergency stop is [`crate::protocol::common::emergency_budget`]).
 
 use super::command::Level;
+use crate::protocol::common::MOVE_OVERHEAD;
 use menagerie::search::Limits;
 use std::time::Duration;
 
-/// Time the GUI and the pipes take per move.
-const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+/// The shortest `st` move time left after the move overhead.
+const MIN_PER_MOVE: Duration = Duration::from_millis(10);
+
+/// The thinking time without any time control.
+const DEFAULT_PER_MOVE: Duration = Duration::from_secs(5);
 
 #[derive(Clone, Debug, Default)]
 pub struct Clock {
@@ -49,10 +53,7 @@ impl Clock {
             ..Limits::default()
         };
         if let Some(t) = self.per_move {
-            limits.movetime = Some(
-                t.saturating_sub(MOVE_OVERHEAD)
-                    .max(Duration::from_millis(10)),
-            );
+            limits.movetime = Some(t.saturating_sub(MOVE_OVERHEAD).max(MIN_PER_MOVE));
         } else if let Some(level) = self.level {
             limits.time_left = Some(self.mine.unwrap_or(level.base));
             limits.increment = level.increment;
@@ -63,20 +64,8 @@ impl Clock {
             limits.time_left = Some(mine);
         } else if self.max_depth.is_none() {
             // No time control at all: think a few seconds.
-            limits.movetime = Some(Duration::from_secs(5));
+            limits.movetime = Some(DEFAULT_PER_MOVE);
         }
         limits
-    }
-
-    /// A point after which a thinking search is stopped whatever it is doing: well
-    /// past the search's own budget but before the flag falls.
-    pub fn deadline(&self, limits: &Limits) -> Option<Duration> {
-        if let Some(t) = limits.movetime {
-            return Some(t + Duration::from_millis(500));
-        }
-        let left = limits.time_left?;
-        let moves = limits.moves_to_go.unwrap_or(20).max(1);
-        let share = left / moves + limits.increment;
-        Some((share * 3).min(left / 2).max(Duration::from_millis(50)))
     }
 }

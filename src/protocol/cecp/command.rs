@@ -1,6 +1,8 @@
 //! CECP input lines → typed commands. Parsing looks at the text only; whether a
 //! command makes sense now is the session's business.
 
+use crate::protocol::common::MAX_REQUESTED_COUNT;
+use crate::protocol::options;
 use std::time::Duration;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -50,6 +52,8 @@ pub enum Command {
     Stat,
     Pause,
     Resume,
+    /// `memory` and `cores`, brought within the limits of the Hash and Threads
+    /// options.
     Memory(usize),
     Cores(usize),
     /// `option NAME[=VALUE]`.
@@ -125,7 +129,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "level" => Level(parse_level(rest).map_err(ParseError::BadParameters)?),
         "st" => St(parse_seconds(rest)
             .ok_or_else(|| ParseError::BadParameters("st needs seconds".into()))?),
-        "sd" => Sd(non_negative("the depth")?.clamp(0, 1000) as u32),
+        "sd" => Sd(non_negative("the depth")?.min(MAX_REQUESTED_COUNT as i64) as u32),
         "nps" => Nps(non_negative("the node rate")? as u64),
         "time" => Time(number("the time")?),
         "otim" => Otim(number("the time")?),
@@ -159,8 +163,8 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "." => Stat,
         "pause" => Pause,
         "resume" => Resume,
-        "memory" => Memory(non_negative("the memory size")?.clamp(1, 65536) as usize),
-        "cores" => Cores(non_negative("the number of cores")?.clamp(1, 512) as usize),
+        "memory" => Memory(options::HASH.clamp(non_negative("the memory size")? as usize)),
+        "cores" => Cores(options::THREADS.clamp(non_negative("the number of cores")? as usize)),
         "option" => match rest.split_once('=') {
             Some((n, v)) if !n.trim().is_empty() => {
                 Option(n.trim().to_string(), Some(v.trim().to_string()))

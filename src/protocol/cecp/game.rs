@@ -2,10 +2,11 @@
 //! undo/remove, moves, claims, hint, bk, options, exclude/include.
 
 use super::{Activity, EditBoard, Mode, Session};
+use crate::protocol::Protocol;
+use crate::protocol::options::{self, Applied};
 use crate::protocol::wire;
 use crate::protocol::xboard::{self, XbVariant};
-use menagerie::board::{Color, RankNumbering};
-use std::path::Path;
+use menagerie::types::{Color, RankNumbering};
 
 impl Session {
     /// Forget what belonged to the previous position.
@@ -229,12 +230,16 @@ impl Session {
     }
 
     pub(super) fn option(&mut self, name: &str, value: Option<&str>, line: &str) {
-        match (name, value) {
-            ("VariantPath", Some(path)) => {
-                if path.is_empty() {
-                    return;
-                }
-                let (loaded, errors) = self.ctl.load_variant_file(Path::new(path));
+        let Some(option) = options::find(Protocol::Cecp, name) else {
+            self.out.line(&format!("Error (unknown option): {line}"));
+            return;
+        };
+        let applied = option
+            .parse(name, value)
+            .and_then(|v| options::apply(option, v, &mut self.ctl, &mut self.settings));
+        match applied {
+            Ok(Applied::Done) => {}
+            Ok(Applied::VariantFile { loaded, errors }) => {
                 if let Some(e) = errors.first() {
                     self.out.line(&format!("tellusererror {e}"));
                     self.out.line(&format!(
@@ -245,25 +250,11 @@ impl Session {
                 if !loaded.is_empty() {
                     self.out
                         .line(&format!("telluser loaded {}", loaded.join(", ")));
-                    let names: Vec<String> = self
-                        .ctl
-                        .variants()
-                        .names()
-                        .map(|n| xboard::xboard_name(n).to_string())
-                        .collect();
-                    self.out
-                        .line(&format!("feature variants=\"{}\"", names.join(",")));
+                    let variants = self.variants_feature();
+                    self.out.line(&variants);
                 }
             }
-            ("MultiPV", Some(v)) => match v.parse::<usize>() {
-                Ok(n) if (1..=64).contains(&n) => self.multi_pv = n,
-                _ => self
-                    .out
-                    .line(&format!("Error (MultiPV must be 1 to 64): {line}")),
-            },
-            ("Book", Some(v)) => self.book_enabled = v != "0",
-            ("Clear Hash", _) => self.ctl.clear_hash(),
-            _ => self.out.line(&format!("Error (unknown option): {line}")),
+            Err(why) => self.out.line(&format!("Error ({why}): {line}")),
         }
     }
 

@@ -12,17 +12,18 @@ mod command;
 mod game;
 mod thinking;
 
+use super::common::{Backlog, ENGINE_NAME, emergency_budget};
 use super::controller::{Controller, Wake};
 use super::highlight::{MoveEntry, Reply};
 use super::io::{Input, Output};
+use super::options::{self, Settings};
 use super::wire;
 use super::xboard::{self, XbVariant};
 use clock::Clock;
 use command::{Command, ParseError};
-use menagerie::board::{Color, Position};
-use menagerie::movegen::Move;
+use menagerie::board::Position;
 use menagerie::search::Info;
-use std::collections::VecDeque;
+use menagerie::types::{Color, Move};
 use std::sync::mpsc::Receiver;
 use std::time::Instant;
 
@@ -54,7 +55,7 @@ enum Abort {
 /// Lines of the obsolete `edit` command being collected.
 struct EditBoard {
     white: bool,
-    pieces: Vec<(menagerie::board::Square, Color, char)>,
+    pieces: Vec<(menagerie::types::Square, Color, char)>,
 }
 
 pub struct Session {
@@ -66,10 +67,7 @@ pub struct Session {
     /// Set while waiting for a stopped search to report its end.
     aborting: Option<Abort>,
     /// Lines to execute once the search has ended.
-    backlog: VecDeque<String>,
-    /// The line being handled came from the backlog: if it has to wait again, it
-    /// goes back to the front so that later lines keep their place behind it.
-    replaying: bool,
+    backlog: Backlog,
     /// The position the running search started from (for PV text).
     search_root: Option<Position>,
     search_started: Instant,
@@ -82,8 +80,7 @@ pub struct Session {
     debug: bool,
     paused: bool,
     draw_offered: bool,
-    book_enabled: bool,
-    multi_pv: usize,
+    settings: Settings,
     /// The reply the engine expects (for `hint` and pondering).
     expected_reply: Option<Move>,
     /// Moves excluded from analysis.
@@ -100,8 +97,6 @@ pub struct Session {
     failed_key: Option<u64>,
 }
 
-const ENGINE_NAME: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
-
 impl Session {
     pub fn new(ctl: Controller) -> Session {
         let xb = XbVariant::new(ctl.variant());
@@ -112,8 +107,7 @@ impl Session {
             mode: Mode::Plays(Color::Black),
             activity: Activity::Idle,
             aborting: None,
-            backlog: VecDeque::new(),
-            replaying: false,
+            backlog: Backlog::default(),
             search_root: None,
             search_started: Instant::now(),
             deadline: None,
@@ -124,8 +118,7 @@ impl Session {
             debug: false,
             paused: false,
             draw_offered: false,
-            book_enabled: false,
-            multi_pv: 1,
+            settings: Settings::default(),
             expected_reply: None,
             excluded: Vec::new(),
             claimed: false,
@@ -148,12 +141,7 @@ impl Session {
             // answered during the search are not held up by it).
             let ping_waits = self.activity == Activity::Think
                 && self.backlog.front().is_some_and(|l| l.starts_with("ping"));
-            let next = if self.aborting.is_none() && !ping_waits {
-                self.backlog.pop_front()
-            } else {
-                None
-            };
-            self.replaying = next.is_some();
+            let next = self.backlog.next(self.aborting.is_none() && !ping_waits);
             let input = match next {
                 Some(line) => Input::Line(line),
                 None => match self.receive(&rx) {
@@ -164,7 +152,7 @@ impl Session {
             match input {
                 Input::Line(line) => self.on_line(line),
                 Input::Search(id, event) => self.on_search_event(id, event),
-                Input::Eof => self.quit(),
+                Input::Eof => self.ctl.quit(),
             }
             self.start_activity();
         }
@@ -188,11 +176,6 @@ impl Session {
         }
     }
 
-    fn quit(&mut self) -> ! {
-        self.ctl.stop_search();
-        std::process::exit(0)
-    }
-
     fn debug_line(&mut self, text: &str) {
         if self.debug {
             self.out.line(&format!("# {text}"));
@@ -209,7 +192,7 @@ impl Session {
         // Edit mode takes every line except the two that must always work.
         if self.edit.is_some() {
             match command::parse(&line) {
-                Ok(Command::Quit) => self.quit(),
+                Ok(Command::Quit) => self.ctl.quit(),
                 Ok(Command::Ping(n)) => self.out.line(&format!("pong {n}")),
                 _ => self.on_edit_line(&line),
             }
@@ -230,11 +213,11 @@ impl Session {
             }
         };
         if matches!(cmd, Command::Quit) {
-            self.quit();
+            self.ctl.quit();
         }
         if self.aborting.is_some() {
             // Order is kept: everything waits for the stopped search.
-            self.defer(line);
+            self.backlog.defer(line);
             return;
         }
         if self.activity != Activity::Idle {
@@ -242,7 +225,7 @@ impl Session {
                 None => return,
                 Some(abort) => {
                     self.abort(abort);
-                    self.defer(line);
+                    self.backlog.defer(line);
                     return;
                 }
             }
@@ -297,7 +280,7 @@ impl Session {
                     self.activity = Activity::Think;
                     self.search_started = Instant::now();
                     let limits = self.think_limits();
-                    self.deadline = self.clock.deadline(&limits).map(|d| Instant::now() + d);
+                    self.deadline = emergency_budget(&limits).map(|d| Instant::now() + d);
                     self.debug_line("ponder hit");
                     return None;
                 }
@@ -316,20 +299,11 @@ impl Session {
         None
     }
 
-    /// Keep a line for after the running search, in arrival order.
-    fn defer(&mut self, line: String) {
-        if self.replaying {
-            self.backlog.push_front(line);
-        } else {
-            self.backlog.push_back(line);
-        }
-    }
-
     /// Keep a ping for after the move; later lines that must wait keep their turn
     /// behind it.
     fn backlog_ping(&mut self, cmd: &Command) {
         if let Command::Ping(n) = cmd {
-            self.defer(format!("ping {n}"));
+            self.backlog.defer(format!("ping {n}"));
         }
     }
 
@@ -351,7 +325,7 @@ impl Session {
             Rejected(_) | Info => {}
             New => self.new_game(),
             Variant(name) => self.variant(&name, line),
-            Quit => self.quit(),
+            Quit => self.ctl.quit(),
             Random => {}
             Force => self.mode = Mode::Force,
             Go => self.mode = Mode::Plays(self.ctl.position().side_to_move()),
@@ -359,9 +333,9 @@ impl Session {
             Color(white) => {
                 // Obsolete: the engine plays the other colour.
                 self.mode = Mode::Plays(if white {
-                    menagerie::board::Color::Black
+                    menagerie::types::Color::Black
                 } else {
-                    menagerie::board::Color::White
+                    menagerie::types::Color::White
                 });
             }
             Level(l) => self.clock.set_level(l),
@@ -415,7 +389,7 @@ impl Session {
             Stat => self.stat(),
             Pause => self.paused = true,
             Resume => self.paused = false,
-            Memory(mb) => self.ctl.set_hash_mb(mb.max(1)),
+            Memory(mb) => self.ctl.set_hash_mb(mb),
             Cores(n) => self.ctl.set_threads(n),
             Option(name, value) => self.option(&name, value.as_deref(), line),
             Exclude(m) => self.exclude(m.as_deref(), true, line),
@@ -449,25 +423,32 @@ impl Session {
     }
 
     fn features(&mut self) {
-        let mut names: Vec<String> = Vec::new();
-        for n in self.ctl.variants().names() {
-            let x = xboard::xboard_name(n).to_string();
-            if !names.contains(&x) && !x.contains([',', ' ', '"']) {
-                names.push(x);
-            }
-        }
         self.out.line("feature done=0");
         self.out.line(&format!(
             "feature myname=\"{ENGINE_NAME}\" ping=1 setboard=1 usermove=1 time=1 draw=1 sigint=0 sigterm=0 \
              reuse=1 analyze=1 colors=0 playother=1 pause=1 nps=1 debug=1 memory=1 smp=1 exclude=1 \
              highlight=1 name=0 san=0"
         ));
-        self.out
-            .line(&format!("feature variants=\"{}\"", names.join(",")));
-        self.out.line("feature option=\"VariantPath -file \"");
-        self.out.line("feature option=\"MultiPV -spin 1 1 64\"");
-        self.out.line("feature option=\"Book -check 0\"");
-        self.out.line("feature option=\"Clear Hash -button\"");
+        let variants = self.variants_feature();
+        self.out.line(&variants);
+        for option in &options::OPTIONS {
+            if let Some(line) = option.cecp_line() {
+                self.out.line(&line);
+            }
+        }
         self.out.line("feature done=1");
+    }
+
+    /// `feature variants="..."`: every loaded variant under the name XBoard knows it
+    /// by, once, leaving out names the feature's syntax cannot carry.
+    fn variants_feature(&self) -> String {
+        let mut names: Vec<&str> = Vec::new();
+        for n in self.ctl.variants().names() {
+            let x = xboard::xboard_name(n);
+            if !names.contains(&x) && !x.contains([',', ' ', '"']) {
+                names.push(x);
+            }
+        }
+        format!("feature variants=\"{}\"", names.join(","))
     }
 }

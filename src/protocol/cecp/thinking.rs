@@ -2,12 +2,12 @@
 //! events (thinking output, the move), and the fallback when a search dies.
 
 use super::{Abort, Activity, Mode, Session};
-use crate::protocol::fallback;
-use crate::protocol::wire;
+use crate::protocol::common::emergency_budget;
+use crate::protocol::{fallback, wire};
 use menagerie::board::Position;
-use menagerie::movegen::Move;
 use menagerie::search::{Event, Info, Score};
-use std::time::{Duration, Instant};
+use menagerie::types::Move;
+use std::time::Instant;
 
 impl Session {
     /// The search thread ended without a best move: play a fallback move if one was
@@ -25,14 +25,8 @@ impl Session {
         if !playing && !analysing {
             return;
         }
-        let budget = self
-            .clock
-            .limits(0)
-            .movetime
-            .unwrap_or(Duration::from_millis(300))
-            .min(Duration::from_millis(300));
-        let depth = self.clock.max_depth.unwrap_or(4);
-        let Some(c) = fallback::choose(self.ctl.position(), budget, depth, &[]) else {
+        let limits = self.think_limits();
+        let Some(c) = fallback::choose(self.ctl.position(), &limits) else {
             if playing {
                 self.play_move(Move::NONE, None);
             }
@@ -54,7 +48,7 @@ impl Session {
     pub(super) fn think_limits(&self) -> menagerie::search::Limits {
         let moves_made = self.ctl.position().game_ply() / 2;
         let mut limits = self.clock.limits(moves_made);
-        limits.multi_pv = self.multi_pv;
+        limits.multi_pv = self.settings.multi_pv;
         limits
     }
 
@@ -75,7 +69,7 @@ impl Session {
             self.ctl.set_threads(n);
         }
         if let Some(mb) = self.pending_hash.take() {
-            self.ctl.set_hash_mb(mb.max(1));
+            self.ctl.set_hash_mb(mb);
         }
         let stm = self.ctl.position().side_to_move();
         if self.failed_key == Some(self.ctl.position().key())
@@ -88,7 +82,7 @@ impl Session {
             Mode::Analyze => {
                 let mut limits = menagerie::search::Limits {
                     infinite: true,
-                    multi_pv: self.multi_pv,
+                    multi_pv: self.settings.multi_pv,
                     ..Default::default()
                 };
                 limits.exclude_moves = self.excluded.clone();
@@ -100,7 +94,7 @@ impl Session {
                     self.mode = Mode::Force;
                     return;
                 }
-                if self.book_enabled
+                if self.settings.book
                     && let Some(&(m, _)) = self.ctl.book_moves().first()
                 {
                     // A book move takes no thinking time; with `post` it is shown as a
@@ -114,7 +108,7 @@ impl Session {
                     return;
                 }
                 let limits = self.think_limits();
-                self.deadline = self.clock.deadline(&limits).map(|d| Instant::now() + d);
+                self.deadline = emergency_budget(&limits).map(|d| Instant::now() + d);
                 let pos = self.ctl.position().clone();
                 self.start_search(pos, limits, Activity::Think);
             }

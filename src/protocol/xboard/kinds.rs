@@ -3,8 +3,9 @@
 //! `piece` commands.
 
 use super::parents::{FIDE_PAWN, PLAIN_PAWN, Parent, SOLDIER};
-use menagerie::board::{Color, PROMOTED_UNKNOWN, fen};
-use menagerie::variant::{PieceType, Variant};
+use menagerie::board::{PROMOTED_UNKNOWN, fen};
+use menagerie::types::{Color, PieceType};
+use menagerie::variant::Variant;
 use menagerie::xbetza::{self, Dialect, PieceMoves};
 
 /// One piece as XBoard distinguishes them: a piece type of ours, a shogi-style

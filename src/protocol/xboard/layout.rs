@@ -6,8 +6,9 @@ use super::XbVariant;
 use super::kinds::{Form, Kind, builtin_matches, canonical_text};
 use super::parents::{self, KING_IMAGE, LANCE_IMAGE, Parent};
 use super::table::{Entry, Table};
-use menagerie::board::{Color, PROMOTED_UNKNOWN, fen};
-use menagerie::variant::{PieceType, Variant};
+use menagerie::board::{PROMOTED_UNKNOWN, fen};
+use menagerie::types::{Color, PieceType};
+use menagerie::variant::Variant;
 
 // ---------------------------------------------------------------------- native
 

@@ -11,7 +11,8 @@ mod table;
 
 use kinds::collect_kinds;
 use layout::{derive_table, engine_defined, given_table, native};
-use menagerie::variant::{PieceType, Variant};
+use menagerie::types::PieceType;
+use menagerie::variant::Variant;
 
 /// Our name for orthodox chess, which XBoard calls `normal`.
 pub const CHESS: &str = "chess";
@@ -127,7 +128,7 @@ mod tests {
     use menagerie::variant::VariantSet;
 
     fn variant(name: &str, extra: &str) -> XbVariant {
-        let mut set = VariantSet::builtin();
+        let mut set = VariantSet::builtin(menagerie::board::fen::check_start_position);
         let report = set.load_str(
             "variants.ini",
             include_str!("../../../tests/data/protocol/variants.ini"),

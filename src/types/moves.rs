@@ -1,8 +1,7 @@
 //! The move type: a packed 64-bit value that can carry drops, promotions, gating and
 //! the extra squares of multi-leg (locust) moves.
 
-use crate::board::Square;
-use crate::variant::PieceType;
+use super::{PieceType, Square};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveKind {

@@ -1,8 +1,8 @@
 //! The compile step: XBetza rules → per-square step tables for one variant's board,
 //! and reverse "attack probes" for fast attack tests.
 
-use crate::board::{Color, Geometry, Square, SquareSet};
-use crate::variant::{PieceType, TypeSet, Variant};
+use crate::types::{Color, Geometry, PieceType, Square, SquareSet, TypeSet};
+use crate::variant::Variant;
 use crate::xbetza::{self, AtomShape, Component, Dialect, Mode, Range};
 
 pub const M_MOVE: u8 = 1;

@@ -1,10 +1,10 @@
 //! Pseudo-legal move generation: walks the compiled step tables, applies promotion,
 //! drop, castling, gating and en passant rules of the variant.
 
+use super::Ruleset;
 use super::tables::{M_CAPTURE, M_DESTROY, M_EP, M_MOVE, M_TAME, MultiPattern, StepKind};
-use super::{Move, MoveKind, MoveList, Ruleset};
-use crate::board::{Color, Piece, Position, Square, SquareSet};
-use crate::variant::PieceType;
+use crate::board::Position;
+use crate::types::{Color, Move, MoveKind, MoveList, Piece, PieceType, Square, SquareSet};
 use crate::xbetza::Mode;
 
 impl Ruleset {
@@ -332,8 +332,10 @@ impl Ruleset {
 
     fn castlings(&self, pos: &Position, us: Color, list: &mut MoveList) {
         let st = pos.state();
-        let king = st.castling_king[us as usize];
-        if st.castling[us as usize].is_empty() || king == crate::board::NO_SQUARE {
+        let Some(king) = st.castling_king[us as usize] else {
+            return;
+        };
+        if st.castling[us as usize].is_empty() {
             return;
         }
         let v = &self.variant;
@@ -381,7 +383,8 @@ impl Ruleset {
             kind,
             from,
             pat,
-            captured: [crate::board::NO_SQUARE; 4],
+            // Only the first `n_captured` entries are meaningful.
+            captured: [0; 4],
             n_captured: 0,
             list,
             captures_only,

@@ -1,6 +1,10 @@
 //! Board geometry: files x ranks up to 16 x 16, square indices and names.
 
-use super::{Square, SquareSet};
+use super::SquareSet;
+
+/// A square index: `rank * files + file` (see [`Geometry`]). On a 16 x 16 board every
+/// value is a square, so none may mean "no square": that is `Option<Square>`.
+pub type Square = u8;
 
 pub const MAX_FILES: u8 = 16;
 pub const MAX_RANKS: u8 = 16;

@@ -1,0 +1,207 @@
+//! Attack tests: is a square attacked by a side, is the side to move in check?
+//! Reverse probes from the target for simple patterns; forward generation for the
+//! rare pieces the probes cannot describe.
+
+use super::tables::{Probe, ProbeKind};
+use super::{Position, Ruleset};
+use crate::types::{Color, MoveKind, MoveList, PieceType, Square, SquareSet};
+
+impl Ruleset {
+    /// True when the side to move has a royal piece under attack (or its general faces
+    /// the other one).
+    pub fn in_check(&self, pos: &Position) -> bool {
+        let us = pos.side_to_move();
+        self.royal_attacked(pos, us) || (self.pseudo_royal && self.pseudo_royal_attacked(pos, us))
+    }
+
+    /// Is any royal piece of `c` attacked?
+    pub fn royal_attacked(&self, pos: &Position, c: Color) -> bool {
+        if self.royal_types == 0 {
+            return false;
+        }
+        let royals = pos.royals(c);
+        for sq in royals.iter() {
+            if self.attacked_by(pos, sq, c.flip()) {
+                return true;
+            }
+        }
+        if self.variant.flying_general
+            && let (Some(a), Some(b)) = (royals.first(), pos.royals(c.flip()).first())
+            && self.generals_face(pos, a, b)
+        {
+            return true;
+        }
+        false
+    }
+
+    /// Two royal pieces on one file with nothing between them.
+    pub fn generals_face(&self, pos: &Position, a: Square, b: Square) -> bool {
+        let g = self.variant.geometry;
+        if g.file(a) != g.file(b) {
+            return false;
+        }
+        let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+        let mut sq = lo as usize + g.files as usize;
+        while sq < hi as usize {
+            if pos.piece_at(sq as Square).is_some() {
+                return false;
+            }
+            sq += g.files as usize;
+        }
+        true
+    }
+
+    /// The squares of `c`'s pseudo-royal pieces (types with few enough pieces left).
+    pub fn pseudo_royals(&self, pos: &Position, c: Color) -> SquareSet {
+        self.pseudo_royals_counted(pos, c, |t| pos.count(c, t))
+    }
+
+    /// The pieces of `c` on the board whose types are pseudo-royal when the type
+    /// has `count(type)` pieces.
+    pub(crate) fn pseudo_royals_counted(
+        &self,
+        pos: &Position,
+        c: Color,
+        count: impl Fn(PieceType) -> u32,
+    ) -> SquareSet {
+        let limit = self.variant.extinction_piece_count + 1;
+        let mut s = SquareSet::EMPTY;
+        let mut ty = self.variant.extinction_piece_types;
+        while ty != 0 {
+            let t = ty.trailing_zeros() as PieceType;
+            ty &= ty - 1;
+            if count(t) <= limit {
+                s |= pos.pieces_of(c, t);
+            }
+        }
+        s
+    }
+
+    /// Is a pseudo-royal piece of `c` attacked (touching enemy pseudo-royals are
+    /// immune in blast variants)?
+    pub fn pseudo_royal_attacked(&self, pos: &Position, c: Color) -> bool {
+        let ours = self.pseudo_royals(pos, c);
+        let theirs = self.pseudo_royals(pos, c.flip());
+        self.any_attacked(pos, c, ours, theirs)
+    }
+
+    /// Is one of `ours` (pseudo-royal pieces of `c`) attacked by the other side?
+    /// In blast variants a piece touching one of `theirs` (the enemy's pseudo-royal
+    /// pieces) is immune: capturing it would blow up the capturer's own.
+    pub(crate) fn any_attacked(
+        &self,
+        pos: &Position,
+        c: Color,
+        ours: SquareSet,
+        theirs: SquareSet,
+    ) -> bool {
+        let g = self.variant.geometry;
+        ours.iter().any(|sq| {
+            let immune = self.variant.blast_on_capture
+                && theirs.iter().any(|o| {
+                    (g.file(o) as i32 - g.file(sq) as i32).abs() <= 1
+                        && (g.rank(o) as i32 - g.rank(sq) as i32).abs() <= 1
+                });
+            !immune && self.attacked_by(pos, sq, c.flip())
+        })
+    }
+
+    /// Is `target` attacked by a piece of colour `by` (captures that could take a royal
+    /// piece there: tame moves excluded)?
+    pub fn attacked_by(&self, pos: &Position, target: Square, by: Color) -> bool {
+        let t = &self.tables;
+        for p in t.probes_of(by, target) {
+            if self.probe_hits(pos, p, by) {
+                return true;
+            }
+        }
+        let complex = t.complex_attackers[by as usize];
+        if complex != 0 {
+            return self.complex_attack(pos, target, by, complex);
+        }
+        false
+    }
+
+    #[inline]
+    fn attacker_ok(&self, pos: &Position, p: &Probe, sq: Square, by: Color) -> bool {
+        let pc = pos.piece_at(sq);
+        pc.is_some()
+            && pc.color() == by
+            && p.types & 1u64 << pc.kind() != 0
+            && (p.from_region == 0 || self.tables.regions[p.from_region as usize - 1].contains(sq))
+    }
+
+    #[inline]
+    fn probe_hits(&self, pos: &Position, p: &Probe, by: Color) -> bool {
+        let t = &self.tables;
+        let ray = t.ray(p.start, p.len);
+        match p.kind {
+            ProbeKind::Leap => {
+                let from = ray[0];
+                if !self.attacker_ok(pos, p, from, by) {
+                    return false;
+                }
+                let blocks = t.ray(p.block_start, p.block_len as u16);
+                if p.must_jump {
+                    blocks.iter().all(|&b| pos.piece_at(b).is_some())
+                } else {
+                    blocks.iter().all(|&b| pos.piece_at(b).is_none())
+                }
+            }
+            ProbeKind::Slide => {
+                for &sq in ray {
+                    if pos.piece_at(sq).is_some() {
+                        return self.attacker_ok(pos, p, sq, by);
+                    }
+                }
+                false
+            }
+            ProbeKind::Hop => {
+                let mut screen = false;
+                for &sq in ray {
+                    if pos.piece_at(sq).is_some() {
+                        if screen {
+                            return self.attacker_ok(pos, p, sq, by);
+                        }
+                        screen = true;
+                    }
+                }
+                false
+            }
+            ProbeKind::Grasshop => {
+                if pos.piece_at(ray[0]).is_none() {
+                    return false;
+                }
+                for &sq in &ray[1..] {
+                    if pos.piece_at(sq).is_some() {
+                        return self.attacker_ok(pos, p, sq, by);
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    /// Attacks by pieces whose captures the probes cannot describe: generate them.
+    fn complex_attack(&self, pos: &Position, target: Square, by: Color, types: u64) -> bool {
+        let mut list = MoveList::new();
+        let mut ty = types;
+        while ty != 0 {
+            let t = ty.trailing_zeros() as u8;
+            ty &= ty - 1;
+            let reach = self.tables.complex_reach
+                [(by as usize * self.tables.num_types + t as usize) * 256 + target as usize];
+            for from in pos.pieces_of(by, t).and(&reach).iter() {
+                list.clear();
+                self.piece_moves(pos, by, from, &mut list, true);
+                for m in list.iter() {
+                    let hits_target = m.to() == target && m.kind() != MoveKind::Drop;
+                    if hits_target || m.extras().any(|(s, c)| c && s == target) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+}

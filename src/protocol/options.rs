@@ -1,0 +1,345 @@
+//! The engine's options, written once. UCI's `option name ...` lines and CECP's
+//! `feature option="..."` lines are generated from [`OPTIONS`]; a value set from
+//! either protocol is checked by [`EngineOption::parse`] and applied by [`apply`].
+//! Each protocol only words the outcome.
+
+use super::Protocol;
+use super::controller::Controller;
+use menagerie::variant::LoadError;
+use std::path::Path;
+
+/// An option's type, with its default and limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Spin {
+        default: usize,
+        min: usize,
+        max: usize,
+    },
+    Check {
+        default: bool,
+    },
+    Button,
+    /// A file to read (UCI: a string, `<empty>` for none; CECP: `-file`).
+    File,
+    /// One of the loaded variants (UCI: a combo box of them).
+    Variant,
+}
+
+/// What setting an option does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Transposition table size in MB.
+    HashMb,
+    Threads,
+    /// Principal variations to report ([`Settings::multi_pv`]).
+    MultiPv,
+    /// Play book moves when there are some ([`Settings::book`]).
+    Book,
+    ClearHash,
+    SelectVariant,
+    LoadVariantFile,
+    /// Accepted and not used: UCI asks for pondering per search (`go ponder`), and
+    /// a variant's own file says whether it is a chess960 variant.
+    Nothing,
+}
+
+/// One option: its names in each protocol (None: that protocol sets it another way,
+/// e.g. CECP's `memory`, `cores`, `hard`/`easy` and `variant` commands), its kind
+/// and what setting it does.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineOption {
+    pub uci: Option<&'static str>,
+    pub cecp: Option<&'static str>,
+    pub kind: Kind,
+    pub effect: Effect,
+}
+
+/// 16 MB: enough for the fast games GUIs run, small enough for any machine.
+pub const HASH: EngineOption = EngineOption {
+    uci: Some("Hash"),
+    cecp: None,
+    kind: Kind::Spin {
+        default: 16,
+        min: 1,
+        max: 65536,
+    },
+    effect: Effect::HashMb,
+};
+
+pub const THREADS: EngineOption = EngineOption {
+    uci: Some("Threads"),
+    cecp: None,
+    kind: Kind::Spin {
+        default: 1,
+        min: 1,
+        max: 512,
+    },
+    effect: Effect::Threads,
+};
+
+pub const MULTI_PV: EngineOption = EngineOption {
+    uci: Some("MultiPV"),
+    cecp: Some("MultiPV"),
+    kind: Kind::Spin {
+        default: 1,
+        min: 1,
+        max: 64,
+    },
+    effect: Effect::MultiPv,
+};
+
+pub const PONDER: EngineOption = EngineOption {
+    uci: Some("Ponder"),
+    cecp: None,
+    kind: Kind::Check { default: false },
+    effect: Effect::Nothing,
+};
+
+/// Off by default: GUIs and tournaments usually bring their own books.
+pub const BOOK: EngineOption = EngineOption {
+    uci: Some("OwnBook"),
+    cecp: Some("Book"),
+    kind: Kind::Check { default: false },
+    effect: Effect::Book,
+};
+
+pub const CLEAR_HASH: EngineOption = EngineOption {
+    uci: Some("Clear Hash"),
+    cecp: Some("Clear Hash"),
+    kind: Kind::Button,
+    effect: Effect::ClearHash,
+};
+
+pub const VARIANT: EngineOption = EngineOption {
+    uci: Some("UCI_Variant"),
+    cecp: None,
+    kind: Kind::Variant,
+    effect: Effect::SelectVariant,
+};
+
+pub const VARIANT_PATH: EngineOption = EngineOption {
+    uci: Some("VariantPath"),
+    cecp: Some("VariantPath"),
+    kind: Kind::File,
+    effect: Effect::LoadVariantFile,
+};
+
+pub const CHESS960: EngineOption = EngineOption {
+    uci: Some("UCI_Chess960"),
+    cecp: None,
+    kind: Kind::Check { default: false },
+    effect: Effect::Nothing,
+};
+
+/// Every option, in the order the GUIs are told about them.
+pub static OPTIONS: [EngineOption; 9] = [
+    HASH,
+    THREADS,
+    MULTI_PV,
+    PONDER,
+    BOOK,
+    CLEAR_HASH,
+    VARIANT,
+    VARIANT_PATH,
+    CHESS960,
+];
+
+/// The option called `name` in `protocol` (names are not case sensitive).
+pub fn find(protocol: Protocol, name: &str) -> Option<&'static EngineOption> {
+    OPTIONS.iter().find(|o| {
+        o.name(protocol)
+            .is_some_and(|n| n.eq_ignore_ascii_case(name))
+    })
+}
+
+/// A checked value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Number(usize),
+    Flag(bool),
+    Text(String),
+    /// A button was pressed.
+    Press,
+}
+
+/// The settings that options change and the sessions read when they start a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    pub multi_pv: usize,
+    pub book: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            multi_pv: MULTI_PV.spin_default(),
+            book: BOOK.check_default(),
+        }
+    }
+}
+
+/// What applying an option did, for the protocol to report.
+pub enum Applied {
+    Done,
+    /// A variant file was read: the variants it defined and its errors.
+    VariantFile {
+        loaded: Vec<String>,
+        errors: Vec<LoadError>,
+    },
+}
+
+impl EngineOption {
+    pub fn name(&self, protocol: Protocol) -> Option<&'static str> {
+        match protocol {
+            Protocol::Uci => self.uci,
+            Protocol::Cecp => self.cecp,
+        }
+    }
+
+    fn spin_default(&self) -> usize {
+        match self.kind {
+            Kind::Spin { default, .. } => default,
+            _ => 0,
+        }
+    }
+
+    fn check_default(&self) -> bool {
+        matches!(self.kind, Kind::Check { default: true })
+    }
+
+    /// A number brought within the limits of a spin option (CECP's `memory` and
+    /// `cores` commands are obeyed as far as they can be).
+    pub fn clamp(&self, n: usize) -> usize {
+        match self.kind {
+            Kind::Spin { min, max, .. } => n.clamp(min, max),
+            _ => n,
+        }
+    }
+
+    /// Check a value as a GUI sent it (`name` as the GUI wrote it, for messages).
+    pub fn parse(&self, name: &str, value: Option<&str>) -> Result<Value, String> {
+        let text = value.map(str::trim).unwrap_or("");
+        match self.kind {
+            Kind::Spin { min, max, .. } => text
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (min..=max).contains(n))
+                .map(Value::Number)
+                .ok_or_else(|| format!("{name} must be {min} to {max}")),
+            Kind::Check { .. } => match text.to_ascii_lowercase().as_str() {
+                "true" | "1" => Ok(Value::Flag(true)),
+                "false" | "0" => Ok(Value::Flag(false)),
+                _ => Err(format!("{name} must be true or false")),
+            },
+            Kind::Button => Ok(Value::Press),
+            // UCI GUIs send `<empty>` for an empty string.
+            Kind::File | Kind::Variant if text == "<empty>" => Ok(Value::Text(String::new())),
+            Kind::File | Kind::Variant => Ok(Value::Text(text.to_string())),
+        }
+    }
+
+    /// The UCI `option name ...` line; the variant combo lists the loaded variants
+    /// with the current one as default.
+    pub fn uci_line(&self, ctl: &Controller) -> Option<String> {
+        let name = self.uci?;
+        let kind = match self.kind {
+            Kind::Spin { default, min, max } => {
+                format!("type spin default {default} min {min} max {max}")
+            }
+            Kind::Check { default } => format!("type check default {default}"),
+            Kind::Button => "type button".to_string(),
+            Kind::File => "type string default <empty>".to_string(),
+            Kind::Variant => {
+                let vars: String = ctl
+                    .variants()
+                    .names()
+                    .map(|n| format!(" var {n}"))
+                    .collect();
+                format!("type combo default {}{vars}", ctl.variant().name)
+            }
+        };
+        Some(format!("option name {name} {kind}"))
+    }
+
+    /// The CECP `feature option="..."` line.
+    pub fn cecp_line(&self) -> Option<String> {
+        let name = self.cecp?;
+        let kind = match self.kind {
+            Kind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
+            Kind::Check { default } => format!("-check {}", default as u8),
+            Kind::Button => "-button".to_string(),
+            Kind::File => "-file ".to_string(),
+            // CECP chooses variants with its `variant` command.
+            Kind::Variant => return None,
+        };
+        Some(format!("feature option=\"{name} {kind}\""))
+    }
+}
+
+/// Set the options that have a default in the engine (the table size and the
+/// threads), at the start of a session.
+pub fn apply_defaults(ctl: &mut Controller) {
+    ctl.set_hash_mb(HASH.spin_default());
+    ctl.set_threads(THREADS.spin_default());
+}
+
+/// Do what setting `option` to `value` (from [`EngineOption::parse`]) does.
+pub fn apply(
+    option: &EngineOption,
+    value: Value,
+    ctl: &mut Controller,
+    settings: &mut Settings,
+) -> Result<Applied, String> {
+    match (option.effect, value) {
+        (Effect::HashMb, Value::Number(mb)) => ctl.set_hash_mb(mb),
+        (Effect::Threads, Value::Number(n)) => ctl.set_threads(n),
+        (Effect::MultiPv, Value::Number(n)) => settings.multi_pv = n,
+        (Effect::Book, Value::Flag(on)) => settings.book = on,
+        (Effect::ClearHash, _) => ctl.clear_hash(),
+        (Effect::SelectVariant, Value::Text(name)) => ctl.select_variant(&name)?,
+        (Effect::LoadVariantFile, Value::Text(path)) if !path.is_empty() => {
+            let (loaded, errors) = ctl.load_variant_file(Path::new(&path));
+            return Ok(Applied::VariantFile { loaded, errors });
+        }
+        _ => {}
+    }
+    Ok(Applied::Done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_values_and_lines() {
+        assert!(std::ptr::eq(
+            find(Protocol::Uci, "ownbook").expect("OwnBook"),
+            &OPTIONS[4]
+        ));
+        assert!(find(Protocol::Cecp, "Book").is_some());
+        assert!(find(Protocol::Cecp, "Hash").is_none(), "CECP has `memory`");
+        assert_eq!(
+            MULTI_PV.parse("MultiPV", Some("0")),
+            Err("MultiPV must be 1 to 64".into())
+        );
+        assert_eq!(HASH.parse("Hash", Some(" 32 ")), Ok(Value::Number(32)));
+        assert_eq!(BOOK.parse("Book", Some("1")), Ok(Value::Flag(true)));
+        assert_eq!(BOOK.parse("OwnBook", Some("False")), Ok(Value::Flag(false)));
+        assert!(BOOK.parse("OwnBook", Some("maybe")).is_err());
+        assert_eq!(
+            VARIANT_PATH.parse("VariantPath", Some("<empty>")),
+            Ok(Value::Text(String::new()))
+        );
+        assert_eq!(HASH.clamp(1 << 40), 65536);
+        assert_eq!(
+            MULTI_PV.cecp_line().as_deref(),
+            Some("feature option=\"MultiPV -spin 1 1 64\"")
+        );
+        assert_eq!(
+            BOOK.cecp_line().as_deref(),
+            Some("feature option=\"Book -check 0\"")
+        );
+        assert_eq!(HASH.cecp_line(), None);
+    }
+}

@@ -1,0 +1,86 @@
+//! The `menagerie` subcommands: exact output and exit status.
+
+use std::process::{Command, Output};
+
+fn menagerie(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn perft_counts() {
+    let o = menagerie(&["perft", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("Nodes searched: 8902\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = menagerie(&[
+        "perft",
+        "2",
+        "--fen",
+        "k7/8/8/8/8/8/8/K7[q] w - - 0 1",
+        "--variant",
+        "crazyhouse",
+        "--divide",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "a1a2: 65\na1b2: 65\na1b1: 65\n\nNodes searched: 195\n"
+    );
+}
+
+/// perft reads its FEN as `setboard` and UCI `position fen` do: a position that cannot
+/// be played is refused with the same reason (tests/data/protocol/cecp_game.txt and
+/// uci_session.txt have the protocol side).
+#[test]
+fn perft_refuses_what_setboard_refuses() {
+    for (fen, why) in [
+        (
+            "4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1",
+            "error: illegal position: the side that is not to move is in check\n",
+        ),
+        (
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+            "error: illegal position: White has no king\n",
+        ),
+        (
+            "4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1 extra",
+            "error: bad FEN: unexpected text 'extra' at the end\n",
+        ),
+    ] {
+        let o = menagerie(&["perft", "2", "--fen", fen]);
+        assert_eq!(o.status.code(), Some(1), "{fen}");
+        assert_eq!(stderr(&o), why, "{fen}");
+        assert_eq!(stdout(&o), "", "{fen}");
+    }
+}
+
+#[test]
+fn perft_refuses_bad_moves_and_variants() {
+    let o = menagerie(&["perft", "1", "--moves", "e2e4 e2e4"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "error: move e2e4: not legal in this position\n");
+    let o = menagerie(&["perft", "1", "--variant", "atlantis"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stderr(&o), "error: unknown variant 'atlantis'\n");
+}
+
+#[test]
+fn moves_of_a_piece() {
+    let o = menagerie(&["moves", "N", "--square", "a1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "b3 c2\n");
+}
