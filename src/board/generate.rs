@@ -1,5 +1,5 @@
 //! Pseudo-legal move generation: walks the compiled step tables, applies promotion,
-//! drop, castling, gating and en passant rules of the variant.
+//! castling, gating and en passant rules of the variant. Drops are in `drops.rs`.
 
 use super::Ruleset;
 use super::tables::{M_CAPTURE, M_DESTROY, M_EP, M_MOVE, M_TAME, MultiPattern, StepKind};
@@ -256,75 +256,6 @@ impl Ruleset {
             for t in 0..v.num_types() as PieceType {
                 if pos.hand(us, t) > 0 && self.drop_allowed(pos, us, t, m.to(), true) {
                     list.push(m.with_gate(t, true));
-                }
-            }
-        }
-    }
-
-    /// May a piece of type `t` be dropped (or gated) on `sq`, by the drop-region rules
-    /// (emptiness aside)?
-    pub(crate) fn drop_allowed(
-        &self,
-        pos: &Position,
-        us: Color,
-        t: PieceType,
-        sq: Square,
-        gating: bool,
-    ) -> bool {
-        let v = &self.variant;
-        let c = us as usize;
-        if !v.drop_region[c].contains(sq) {
-            return false;
-        }
-        if let Some(r) = &v.mobility_region[c][t as usize]
-            && !r.contains(sq)
-        {
-            return false;
-        }
-        if Some(t) == self.pawn_type {
-            if !v.promotion_zone_pawn_drops && v.promotion_region[c].contains(sq) {
-                return false;
-            }
-            if !v.first_rank_pawn_drops && v.geometry.relative_rank(sq, us == Color::White) == 0 {
-                return false;
-            }
-        }
-        if v.drop_no_doubled == Some(t) {
-            let g = v.geometry;
-            let file = g.file_set(g.file(sq));
-            if pos.pieces_of(us, t).and(&file).count() >= v.drop_no_doubled_count {
-                return false;
-            }
-        }
-        if !gating && v.immobility_illegal && self.tables.immobile[c][t as usize].contains(sq) {
-            return false;
-        }
-        true
-    }
-
-    fn drops(&self, pos: &Position, us: Color, list: &mut MoveList) {
-        let v = &self.variant;
-        let empty = v.geometry.all().minus(&pos.occupied());
-        for t in 0..v.num_types() as PieceType {
-            if pos.hand(us, t) == 0 {
-                continue;
-            }
-            let promoted = if v.drop_promoted {
-                v.promoted_piece_type[t as usize]
-            } else {
-                None
-            };
-            for sq in empty.iter() {
-                if self.drop_allowed(pos, us, t, sq, false) {
-                    list.push(Move::drop(t, sq));
-                }
-                if let Some(p) = promoted
-                    && (self.drop_allowed(pos, us, p, sq, false)
-                        || (v.drop_region[us as usize].contains(sq)
-                            && !(v.immobility_illegal
-                                && self.tables.immobile[us as usize][p as usize].contains(sq))))
-                {
-                    list.push(Move::promoted_drop(t, sq));
                 }
             }
         }

@@ -5,6 +5,7 @@
 //! they live here, below legality.
 
 mod attacks;
+mod drops;
 pub mod fen;
 mod generate;
 mod position;

@@ -3,6 +3,7 @@
 //! passant squares, the n-move rule's reversible moves). Positions share it through an
 //! `Arc`.
 
+use super::drops::DropSquares;
 use super::position::Board;
 use super::tables::{self, Tables};
 use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
@@ -15,6 +16,8 @@ use std::sync::Arc;
 pub struct Ruleset {
     pub variant: Arc<Variant>,
     pub tables: Tables,
+    /// Where each type may be dropped, before occupancy.
+    pub(super) drop_squares: DropSquares,
     pub royal_types: TypeSet,
     pub pawn_type: Option<PieceType>,
     /// True when a fast pin-based legality test is valid for this variant.
@@ -65,9 +68,11 @@ impl Ruleset {
             && tables.complex_attackers == [0, 0]
             && !variant.pass_on_stalemate[0]
             && !variant.pass_on_stalemate[1];
+        let drop_squares = DropSquares::new(&variant, &tables, pawn_type);
         Arc::new(Ruleset {
             variant,
             tables,
+            drop_squares,
             royal_types,
             pawn_type,
             simple_legality,

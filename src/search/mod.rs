@@ -6,7 +6,6 @@ pub mod bench;
 mod busy;
 mod checks;
 mod history;
-pub mod movegen_fast;
 mod movepick;
 mod params;
 mod shared;

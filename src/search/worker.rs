@@ -4,8 +4,8 @@
 //! own game-end rules.
 
 use super::busy::{BusyMoves, DEFER_DEPTH, PutOff};
+use super::checks::CheckHints;
 use super::history::{History, last_mover};
-use super::movegen_fast::FastGen;
 use super::movepick::{MovePicker, OrderCtx, PickBuf, captured_type, moved_type, quiet_history};
 use super::params;
 use super::shared::{RootMove, Shared};
@@ -135,7 +135,7 @@ pub struct Worker {
     pub pos: Position,
     rules: Arc<Ruleset>,
     eval: Arc<Evaluator>,
-    movegen: Arc<FastGen>,
+    checks: Arc<CheckHints>,
     shared: Arc<Shared>,
     pub nodes: u64,
     published: u64,
@@ -197,7 +197,7 @@ impl Worker {
         id: usize,
         pos: Position,
         eval: Arc<Evaluator>,
-        movegen: Arc<FastGen>,
+        checks: Arc<CheckHints>,
         shared: Arc<Shared>,
         hist: History,
     ) -> Worker {
@@ -226,7 +226,7 @@ impl Worker {
             pos,
             rules,
             eval,
-            movegen,
+            checks,
             shared,
             nodes: 0,
             published: 0,
@@ -814,7 +814,6 @@ impl Worker {
             // `legal`: the move's number among the legal moves.
             let ctx = OrderCtx {
                 rules: &self.rules,
-                movegen: &self.movegen,
                 eval: &self.eval,
                 hist: &self.hist,
                 cont,
@@ -921,8 +920,7 @@ impl Worker {
             {
                 continue;
             }
-            let prune_unmade =
-                prune_quiet && !self.movegen.checks.may_check(&self.rules, &self.pos, m);
+            let prune_unmade = prune_quiet && !self.checks.may_check(&self.rules, &self.pos, m);
             if !prune_unmade {
                 self.pos.make(m);
             }
@@ -1063,7 +1061,6 @@ impl Worker {
         while tried < 2 + 2 * cut_node as usize {
             let ctx = OrderCtx {
                 rules: &self.rules,
-                movegen: &self.movegen,
                 eval: &self.eval,
                 hist: &self.hist,
                 cont,
@@ -1221,7 +1218,6 @@ impl Worker {
         loop {
             let ctx = OrderCtx {
                 rules: &self.rules,
-                movegen: &self.movegen,
                 eval: &self.eval,
                 hist: &self.hist,
                 cont,
