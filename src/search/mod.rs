@@ -8,15 +8,20 @@ mod checks;
 mod history;
 pub mod movegen_fast;
 mod movepick;
+mod moves;
+mod node;
 mod params;
+mod qsearch;
+mod root;
+mod score;
 mod shared;
 mod thread;
 mod timeman;
 pub mod tt;
 mod worker;
 
+pub use score::{MATE, MATE_BOUND};
 pub use thread::Outcome;
-pub use worker::{MATE, MATE_BOUND};
 
 use crate::board::Position;
 use crate::types::Move;
@@ -181,14 +186,16 @@ impl Searcher {
     pub fn start(&mut self, pos: Position, limits: Limits, callback: Callback) {
         self.stop();
         self.signals = Arc::new(Signals::default());
-        let signals = self.signals.clone();
-        let pool = self.pool.clone();
-        let tt = self.tt.clone();
         let v = pos.variant();
         self.history.fit(v.num_types(), v.geometry.num_squares());
-        let history = self.history.clone();
+        let resources = thread::Resources {
+            pool: self.pool.clone(),
+            signals: self.signals.clone(),
+            tt: self.tt.clone(),
+            history: self.history.clone(),
+        };
         self.handle = Some(std::thread::spawn(move || {
-            thread::run(&pool, pos, limits, signals, tt, &history, &callback)
+            thread::run(resources, pos, limits, &callback)
         }));
     }
 

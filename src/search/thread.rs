@@ -8,10 +8,12 @@
 use super::busy::BusyMoves;
 use super::history::History;
 use super::movegen_fast::FastGen;
+use super::root::root_moves;
+use super::score::to_score;
 use super::shared::{PaddedCounter, Shared};
 use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
-use super::worker::{Worker, root_moves, to_score};
+use super::worker::Worker;
 use super::{Callback, Event, Info, Limits, Score, Signals};
 use crate::board::Position;
 use crate::eval::Evaluator;
@@ -35,17 +37,23 @@ pub struct Outcome {
     pub pv: Vec<Move>,
 }
 
-/// Run one search on `pool`, blocking until it ends; reports through `callback`.
-#[allow(clippy::too_many_arguments)]
-pub fn run(
-    pool: &rayon::ThreadPool,
-    mut pos: Position,
-    limits: Limits,
-    signals: Arc<Signals>,
-    tt: Arc<TranspositionTable>,
-    history: &History,
-    callback: &Callback,
-) -> Outcome {
+/// What a search runs on: the thread pool, the controls, and the memory that
+/// outlives one search (transposition table, move-ordering history).
+pub struct Resources {
+    pub pool: Arc<rayon::ThreadPool>,
+    pub signals: Arc<Signals>,
+    pub tt: Arc<TranspositionTable>,
+    pub history: History,
+}
+
+/// Run one search on the pool, blocking until it ends; reports through `callback`.
+pub fn run(res: Resources, mut pos: Position, limits: Limits, callback: &Callback) -> Outcome {
+    let Resources {
+        pool,
+        signals,
+        tt,
+        history,
+    } = res;
     let start = Instant::now();
     let threads = pool.current_num_threads().max(1);
     let roots = root_moves(&mut pos, &limits);

@@ -108,8 +108,15 @@ impl TranspositionTable {
         None
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    /// Store what a search found about the position with this key.
+    pub fn store(&self, key: u64, entry: Probe) {
+        let Probe {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+        } = entry;
         let generation = self.generation.load(Ordering::Relaxed);
         let b = self.bucket(key);
         // Same position: update in place (keeping the old move if we have none).
@@ -172,7 +179,16 @@ mod tests {
     fn store_and_probe_round_trip() {
         let tt = TranspositionTable::new(1);
         let m = Move::normal(12, 28);
-        tt.store(0xdead_beef_1234, m, -31950, 17, 9, Bound::Lower);
+        tt.store(
+            0xdead_beef_1234,
+            Probe {
+                mv: m,
+                score: -31950,
+                eval: 17,
+                depth: 9,
+                bound: Bound::Lower,
+            },
+        );
         let p = tt.probe(0xdead_beef_1234).expect("hit");
         assert_eq!(
             (p.mv, p.score, p.eval, p.depth, p.bound),
