@@ -8,11 +8,13 @@ mod history;
 pub mod movegen_fast;
 mod movepick;
 mod shared;
+pub mod skill;
 mod thread;
 mod timeman;
 pub mod tt;
 mod worker;
 
+pub use skill::Skill;
 pub use thread::Outcome;
 pub use worker::{MATE, MATE_BOUND};
 
@@ -52,6 +54,8 @@ pub struct Limits {
     pub nps: Option<u64>,
     /// Principal variations to report.
     pub multi_pv: usize,
+    /// Play weaker (skill.rs): a node budget and a choice among near-best moves.
+    pub skill: Option<Skill>,
 }
 
 /// A score from the side to move's point of view.

@@ -9,6 +9,7 @@ use super::busy::BusyMoves;
 use super::history::History;
 use super::movegen_fast::FastGen;
 use super::shared::{PaddedCounter, Shared};
+use super::skill::Picker;
 use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::{Worker, root_moves, to_score};
@@ -40,7 +41,7 @@ pub struct Outcome {
 pub fn run(
     pool: &rayon::ThreadPool,
     mut pos: Position,
-    limits: Limits,
+    mut limits: Limits,
     signals: Arc<Signals>,
     tt: Arc<TranspositionTable>,
     history: &History,
@@ -66,6 +67,16 @@ pub fn run(
             pv: Vec::new(),
         };
     }
+    // Playing weaker: a smaller search, then a choice among its near-best moves.
+    let picker = limits.skill.map(|skill| {
+        let picker = Arc::new(Picker::new(skill, &limits, roots.len(), pos.key()));
+        skill.restrict(&mut limits);
+        picker
+    });
+    let callback = &match &picker {
+        Some(p) => p.wrap(callback.clone()),
+        None => callback.clone(),
+    };
     tt.new_search();
     let eval = Arc::new(Evaluator::new(pos.rules()));
     let movegen = Arc::new(FastGen::new(pos.rules()));
@@ -127,13 +138,24 @@ pub fn run(
             hashfull: shared.tt.hashfull(),
         }));
     }
+    let mut score = to_score(score);
+    if let Some(chosen) = picker.and_then(|p| p.choose())
+        && chosen.pv.first() != Some(&best)
+    {
+        (best, pv, score) = (chosen.pv[0], chosen.pv.clone(), chosen.score);
+        // Reported as the main line: the last PV shown starts with the move played.
+        callback(Event::Info(Info {
+            multipv: 1,
+            ..chosen
+        }));
+    }
     wait_for_stop(&limits, &signals);
     let ponder = pv.get(1).copied();
     callback(Event::BestMove { best, ponder });
     Outcome {
         best,
         ponder,
-        score: to_score(score),
+        score,
         depth: depth.max(0) as u32,
         nodes: shared.total_nodes(),
         main_nodes,
