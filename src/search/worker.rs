@@ -5,6 +5,7 @@
 
 use super::busy::{BusyMoves, DEFER_DEPTH, PutOff};
 use super::history::{HISTORY_MAX, History, last_mover};
+use super::live::Live;
 use super::movegen_fast::FastGen;
 use super::movepick::{MovePicker, PickBuf};
 use super::shared::{RootMove, Shared};
@@ -121,6 +122,8 @@ pub struct Worker {
     superseded: bool,
     /// Main thread only: clock and limits.
     tm: Option<TimeManager>,
+    /// Main thread only: current move, line and refutation reports, when asked for.
+    live: Option<Live>,
     node_limit: Option<u64>,
     /// Null move allowed at all in this variant (zugzwang-prone games turn it off).
     null_ok: bool,
@@ -208,6 +211,7 @@ impl Worker {
             smp: false,
             superseded: false,
             tm: None,
+            live: None,
             node_limit: None,
             null_ok,
             non_pawn,
@@ -245,6 +249,9 @@ impl Worker {
                 if tm.hard_stop(self.nodes) {
                     self.stop_all();
                 }
+            }
+            if let Some(live) = &mut self.live {
+                live.poll(&self.pos);
             }
         }
         if self.node_limit.is_some_and(|n| self.nodes >= n) {
@@ -309,6 +316,7 @@ impl Worker {
         callback: Option<&super::Callback>,
     ) {
         self.tm = tm;
+        self.live = callback.and_then(|cb| Live::new(limits.live, cb, &self.pos));
         self.node_limit = if self.is_main() { limits.nodes } else { None };
         self.exhaustive = limits.mate.is_some();
         // Only the main thread obeys a depth limit: helpers go on until the main
@@ -498,6 +506,9 @@ impl Worker {
             if let Some(tag) = busy_tag {
                 self.shared.busy.enter(tag);
             }
+            if let Some(live) = &self.live {
+                live.root_move(m, i + 1);
+            }
             let capture = self.rules.is_capture(&self.pos, m);
             self.pos.make(m);
             let gives_check = self.pos.in_check();
@@ -533,6 +544,9 @@ impl Worker {
                 // An unfinished search says nothing, except that the first move's
                 // result is still usable if it was completed.
                 return best;
+            }
+            if let Some(live) = &self.live {
+                live.searched(m, &mut self.pos, &self.shared.tt);
             }
             let rm = &mut self.root_moves[i];
             if i == start || score > alpha {
