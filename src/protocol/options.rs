@@ -180,7 +180,7 @@ pub const ELO: EngineOption = EngineOption {
     uci: Some("UCI_Elo"),
     cecp: Some("Elo"),
     kind: Kind::Spin {
-        default: 1500,
+        default: skill::DEFAULT_ELO as i64,
         min: skill::MIN_ELO as i64,
         max: skill::MAX_ELO as i64,
     },

@@ -30,26 +30,32 @@ pub const MIN_LEVEL: i32 = -20;
 pub const MAX_LEVEL: i32 = 20;
 
 /// Nominal Elo of the levels (piecewise linear in between, increasing), on the scale of
-/// Fairy-Stockfish's `UCI_Elo` in chess: a level of nominal Elo E is meant to score 50%
-/// against Fairy-Stockfish 11.1 with `UCI_LimitStrength` at `UCI_Elo` E (below its
-/// range, against the levels above it). The calibration (tools/calibrate.py, README)
-/// measures these; the table is what it found, or the first guess where it has not run.
+/// Fairy-Stockfish 11.1's `UCI_Elo` at 10+0.1: a level of nominal Elo E is meant to score
+/// 50% against Fairy-Stockfish with `UCI_LimitStrength` at `UCI_Elo` E (below its range
+/// of 1350 to 2850, through matches against the levels above). tools/calibrate.py
+/// measures these (README, "Playing at a lower level"). Until it has run, the numbers
+/// come from 10-game sanity matches in chess at 10+0.1: level -10 20% against
+/// Fairy-Stockfish at 1350, level 0 and 10 100% against it at 1350 and 1700, level 10
+/// 0% against it at 2300 and 50% against Fairy-Max, each 5 levels 80-90% against the
+/// level 5 below from -20 to 0.
 pub const NOMINAL_ELO: [(i32, i32); 9] = [
     (-20, 500),
-    (-15, 700),
-    (-10, 900),
-    (-5, 1100),
-    (0, 1300),
-    (5, 1500),
-    (10, 1700),
-    (15, 1900),
-    (19, 2100),
+    (-15, 800),
+    (-10, 1100),
+    (-5, 1400),
+    (0, 1700),
+    (5, 1850),
+    (10, 2000),
+    (15, 2150),
+    (19, 2300),
 ];
 
 /// The Elo range `UCI_Elo` offers: the weakest level's nominal Elo to the strongest
 /// limited level's.
 pub const MIN_ELO: i32 = NOMINAL_ELO[0].1;
 pub const MAX_ELO: i32 = NOMINAL_ELO[NOMINAL_ELO.len() - 1].1;
+/// The Elo `UCI_Elo` starts at: a club player's.
+pub const DEFAULT_ELO: i32 = 1500;
 
 /// Node budget: 2^(NODES_LOG2_MIN) at the weakest level, doubling every
 /// `NODES_LEVELS_PER_DOUBLING` levels.
@@ -335,6 +341,7 @@ mod tests {
 
     #[test]
     fn elo_maps_onto_levels() {
+        assert!((MIN_ELO..=MAX_ELO).contains(&DEFAULT_ELO));
         assert_eq!(Skill::from_elo(0).level(), MIN_LEVEL as f64);
         assert_eq!(Skill::from_elo(9999).level(), 19.0);
         for &(level, elo) in &NOMINAL_ELO {
