@@ -109,7 +109,9 @@ pub fn run(
                 Some(callback),
             );
             shared.stop.store(true, Ordering::Relaxed);
-        } else {
+        } else if picker.is_none() {
+            // (A weakened search is the main thread's alone: the same strength
+            // whatever the number of threads.)
             w.iterate(&limits, None, None);
         }
         let rm = &w.root_moves[0];
