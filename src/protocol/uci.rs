@@ -373,8 +373,9 @@ impl Session {
             }
             i += used;
         }
-        // A game move may be played weaker; an analysis is at full strength.
-        if !limits.infinite {
+        // A game move may be played weaker; an analysis or a mate search is at full
+        // strength.
+        if !limits.infinite && limits.mate.is_none() {
             limits.skill = self.settings.skill();
         }
         if self.settings.book
