@@ -6,6 +6,7 @@ pub mod bench;
 mod busy;
 mod checks;
 mod history;
+mod live;
 pub mod movegen_fast;
 mod movepick;
 mod moves;
@@ -15,12 +16,15 @@ mod qsearch;
 mod root;
 mod score;
 mod shared;
+pub mod skill;
 mod thread;
 mod timeman;
 pub mod tt;
 mod worker;
 
+pub use live::LiveReports;
 pub use score::{MATE, MATE_BOUND};
+pub use skill::Skill;
 pub use thread::Outcome;
 
 use crate::board::Position;
@@ -59,6 +63,10 @@ pub struct Limits {
     pub nps: Option<u64>,
     /// Principal variations to report.
     pub multi_pv: usize,
+    /// Play weaker (skill.rs): a node budget and a choice among near-best moves.
+    pub skill: Option<Skill>,
+    /// What to report besides the principal variations (live.rs).
+    pub live: LiveReports,
 }
 
 /// A score from the side to move's point of view.
@@ -87,6 +95,18 @@ pub struct Info {
 #[derive(Clone, Debug)]
 pub enum Event {
     Info(Info),
+    /// The main thread starts searching root move `mv`, number `number` (from 1) in
+    /// the current order (sent only if asked for, after the first second).
+    CurrMove {
+        mv: Move,
+        number: usize,
+    },
+    /// The line the main thread is searching, from the root (a null move is
+    /// `Move::NONE`).
+    CurrLine(Vec<Move>),
+    /// A root move just searched, then the best answer found to it and that answer's
+    /// continuation (only the move when no answer is known).
+    Refutation(Vec<Move>),
     /// The search ended. `best` is legal unless the position has no legal move
     /// (then it is `Move::NONE`).
     BestMove {

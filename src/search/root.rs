@@ -47,6 +47,9 @@ impl Worker {
             if let Some(tag) = busy_tag {
                 self.shared.busy.enter(tag);
             }
+            if let Some(live) = &self.live {
+                live.root_move(m, i + 1);
+            }
             let capture = self.rules.is_capture(&self.pos, m);
             let piece_to = self.hist.piece_to(moved_type(&self.pos, m), m.to());
             self.stack[0].cont_row = Some(self.hist.row(piece_to));
@@ -84,6 +87,9 @@ impl Worker {
                 // An unfinished search says nothing, except that the first move's
                 // result is still usable if it was completed.
                 return best;
+            }
+            if let Some(live) = &self.live {
+                live.searched(m, &mut self.pos, &self.shared.tt);
             }
             let rm = &mut self.root_moves[i];
             if i == start || score > alpha {

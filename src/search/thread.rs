@@ -11,6 +11,7 @@ use super::movegen_fast::FastGen;
 use super::root::root_moves;
 use super::score::to_score;
 use super::shared::{PaddedCounter, Shared};
+use super::skill::Picker;
 use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::Worker;
@@ -47,7 +48,7 @@ pub struct Resources {
 }
 
 /// Run one search on the pool, blocking until it ends; reports through `callback`.
-pub fn run(res: Resources, mut pos: Position, limits: Limits, callback: &Callback) -> Outcome {
+pub fn run(res: Resources, mut pos: Position, mut limits: Limits, callback: &Callback) -> Outcome {
     let Resources {
         pool,
         signals,
@@ -74,6 +75,16 @@ pub fn run(res: Resources, mut pos: Position, limits: Limits, callback: &Callbac
             pv: Vec::new(),
         };
     }
+    // Playing weaker: a smaller search, then a choice among its near-best moves.
+    let picker = limits.skill.map(|skill| {
+        let picker = Arc::new(Picker::new(skill, &limits, roots.len(), pos.key()));
+        skill.restrict(&mut limits);
+        picker
+    });
+    let callback = &match &picker {
+        Some(p) => p.wrap(callback.clone()),
+        None => callback.clone(),
+    };
     tt.new_search();
     let eval = Arc::new(Evaluator::new(pos.rules()));
     let movegen = Arc::new(FastGen::new(pos.rules()));
@@ -106,7 +117,9 @@ pub fn run(res: Resources, mut pos: Position, limits: Limits, callback: &Callbac
                 Some(callback),
             );
             shared.stop.store(true, Ordering::Relaxed);
-        } else {
+        } else if picker.is_none() {
+            // (A weakened search is the main thread's alone: the same strength
+            // whatever the number of threads.)
             w.iterate(&limits, None, None);
         }
         let rm = &w.root_moves[0];
@@ -135,13 +148,24 @@ pub fn run(res: Resources, mut pos: Position, limits: Limits, callback: &Callbac
             hashfull: shared.tt.hashfull(),
         }));
     }
+    let mut score = to_score(score);
+    if let Some(chosen) = picker.and_then(|p| p.choose())
+        && chosen.pv.first() != Some(&best)
+    {
+        (best, pv, score) = (chosen.pv[0], chosen.pv.clone(), chosen.score);
+        // Reported as the main line: the last PV shown starts with the move played.
+        callback(Event::Info(Info {
+            multipv: 1,
+            ..chosen
+        }));
+    }
     wait_for_stop(&limits, &signals);
     let ponder = pv.get(1).copied();
     callback(Event::BestMove { best, ponder });
     Outcome {
         best,
         ponder,
-        score: to_score(score),
+        score,
         depth: depth.max(0) as u32,
         nodes: shared.total_nodes(),
         main_nodes,

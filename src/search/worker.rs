@@ -5,6 +5,7 @@
 //! `qsearch.rs` (quiescence).
 
 use super::history::History;
+use super::live::Live;
 use super::movegen_fast::FastGen;
 use super::movepick::PickBuf;
 use super::score::{INF, MATE_BOUND, MAX_PLY, to_score};
@@ -87,6 +88,8 @@ pub struct Worker {
     pub(super) superseded: bool,
     /// Main thread only: clock and limits.
     pub(super) tm: Option<TimeManager>,
+    /// Main thread only: current move, line and refutation reports, when asked for.
+    pub(super) live: Option<Live>,
     pub(super) node_limit: Option<u64>,
     /// Null move allowed at all in this variant (zugzwang-prone games turn it off).
     pub(super) null_ok: bool,
@@ -177,6 +180,7 @@ impl Worker {
             smp: false,
             superseded: false,
             tm: None,
+            live: None,
             node_limit: None,
             null_ok,
             non_pawn,
@@ -214,6 +218,9 @@ impl Worker {
                 if tm.hard_stop(self.nodes) {
                     self.stop_all();
                 }
+            }
+            if let Some(live) = &mut self.live {
+                live.poll(&self.pos);
             }
         }
         if self.node_limit.is_some_and(|n| self.nodes >= n) {
@@ -278,6 +285,7 @@ impl Worker {
         callback: Option<&super::Callback>,
     ) {
         self.tm = tm;
+        self.live = callback.and_then(|cb| Live::new(limits.live, cb, &self.pos));
         self.node_limit = if self.is_main() { limits.nodes } else { None };
         self.exhaustive = limits.mate.is_some();
         // Only the main thread obeys a depth limit: helpers go on until the main
