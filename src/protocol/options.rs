@@ -8,7 +8,7 @@ use super::common;
 use super::controller::Controller;
 use super::opponent::Opponent;
 use menagerie::search::skill::{self, Skill};
-use menagerie::variant::LoadError;
+use menagerie::variant::LoadReport;
 use std::path::Path;
 
 /// An option's type, with its default and limits.
@@ -318,11 +318,10 @@ impl Settings {
 /// What applying an option did, for the protocol to report.
 pub enum Applied {
     Done,
-    /// A variant file was read: the variants it defined and its errors.
-    VariantFile {
-        loaded: Vec<String>,
-        errors: Vec<LoadError>,
-    },
+    /// Done, not quite as asked: the protocol tells the user this.
+    Adjusted(String),
+    /// A variant file was read: the variants it defined, its errors and notes.
+    VariantFile(LoadReport),
 }
 
 impl EngineOption {
@@ -425,8 +424,22 @@ impl EngineOption {
 /// Set the options that have a default in the engine (the table size and the
 /// threads), at the start of a session.
 pub fn apply_defaults(ctl: &mut Controller) {
-    ctl.set_hash_mb(HASH.spin_default() as usize);
-    ctl.set_threads(THREADS.spin_default() as usize);
+    // The defaults are small: should even they fail, the engine plays with what the
+    // searcher started with.
+    let _ = ctl.set_hash_mb(HASH.spin_default() as usize);
+    let _ = ctl.set_threads(THREADS.spin_default() as usize);
+}
+
+/// Set the search threads; fewer than asked (the machine's limit) is reported.
+pub fn apply_threads(ctl: &mut Controller, n: usize) -> Result<Applied, String> {
+    let got = ctl.set_threads(n)?;
+    Ok(if got < n {
+        Applied::Adjusted(format!(
+            "{n} threads are more than this machine runs well; using {got}"
+        ))
+    } else {
+        Applied::Done
+    })
 }
 
 /// Do what setting `option` to `value` (from [`EngineOption::parse`]) does.
@@ -438,8 +451,8 @@ pub fn apply(
 ) -> Result<Applied, String> {
     match (option.effect, value) {
         // (Spin values are within their limits: positive for these three.)
-        (Effect::HashMb, Value::Number(mb)) => ctl.set_hash_mb(mb as usize),
-        (Effect::Threads, Value::Number(n)) => ctl.set_threads(n as usize),
+        (Effect::HashMb, Value::Number(mb)) => ctl.set_hash_mb(mb as usize)?,
+        (Effect::Threads, Value::Number(n)) => return apply_threads(ctl, n as usize),
         (Effect::MultiPv, Value::Number(n)) => settings.multi_pv = n as usize,
         (Effect::Book, Value::Flag(on)) => settings.book = on,
         (Effect::SkillLevel, Value::Number(n)) => settings.skill_level = n as i32,
@@ -452,8 +465,9 @@ pub fn apply(
         (Effect::ClearHash, _) => ctl.clear_hash(),
         (Effect::SelectVariant, Value::Text(name)) => ctl.select_variant(&name)?,
         (Effect::LoadVariantFile, Value::Text(path)) if !path.is_empty() => {
-            let (loaded, errors) = ctl.load_variant_file(Path::new(&path));
-            return Ok(Applied::VariantFile { loaded, errors });
+            return Ok(Applied::VariantFile(
+                ctl.load_variant_file(Path::new(&path)),
+            ));
         }
         _ => {}
     }

@@ -7,11 +7,10 @@ use super::common::{
     Backlog, ENGINE_AUTHOR, ENGINE_NAME, MAX_REQUESTED_COUNT, MOVE_OVERHEAD, emergency_budget,
 };
 use super::controller::{Controller, Wake};
-use super::io::{Input, Output};
+use super::io::{Input, Output, PerftEvent};
 use super::options::{self, Applied, Settings};
 use super::{fallback, wire};
 use menagerie::board::Position;
-use menagerie::movegen::perft_divide;
 use menagerie::search::{Event, Info, Limits, LiveReports, Score};
 use menagerie::types::{Color, Move};
 use std::sync::mpsc::Receiver;
@@ -104,6 +103,8 @@ pub struct Session {
     deadline: Option<Instant>,
     debug: bool,
     settings: Settings,
+    /// The running "search" is a perft; the nodes of the root moves counted so far.
+    perft: Option<u64>,
 }
 
 impl Session {
@@ -119,6 +120,7 @@ impl Session {
             deadline: None,
             debug: false,
             settings: Settings::default(),
+            perft: None,
         }
     }
 
@@ -150,6 +152,7 @@ impl Session {
             match input {
                 Input::Line(l) => self.on_line(l),
                 Input::Search(id, ev) => self.on_search_event(id, ev),
+                Input::Perft(id, ev) => self.on_perft_event(id, ev),
                 Input::Eof => self.ctl.quit(),
             }
         }
@@ -161,6 +164,11 @@ impl Session {
         self.searching = false;
         self.stopping = false;
         self.deadline = None;
+        if self.perft.take().is_some() {
+            self.search_root = None;
+            self.info_string("the perft ended without a result");
+            return;
+        }
         let Some(root) = self.search_root.take() else {
             return;
         };
@@ -218,7 +226,7 @@ impl Session {
                 self.ctl.stop_search();
                 return;
             }
-            Command::PonderHit if self.searching => {
+            Command::PonderHit if self.searching && self.perft.is_none() => {
                 self.ctl.ponderhit();
                 self.deadline = emergency_budget(&self.search_limits).map(|b| Instant::now() + b);
                 return;
@@ -261,6 +269,9 @@ impl Session {
             }
         }
         self.out.line("uciok");
+        for line in self.ctl.take_startup_report() {
+            self.info_string(&line);
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -278,12 +289,16 @@ impl Session {
                     self.info_string(&text);
                 }
             }
-            Ok(Applied::VariantFile { loaded, errors }) => {
-                for e in &errors {
+            Ok(Applied::Adjusted(note)) => self.info_string(&note),
+            Ok(Applied::VariantFile(report)) => {
+                for e in &report.errors {
                     self.info_string(&format!("variant file error: {e}"));
                 }
-                if !loaded.is_empty() {
-                    self.info_string(&format!("loaded variants: {}", loaded.join(" ")));
+                for n in &report.notes {
+                    self.info_string(&format!("variant file note: {n}"));
+                }
+                if !report.loaded.is_empty() {
+                    self.info_string(&format!("loaded variants: {}", report.loaded.join(" ")));
                 }
             }
             Err(why) => self.info_string(&format!("ignored: {why}")),
@@ -401,8 +416,9 @@ impl Session {
     }
 
     /// `go perft N`, answered as Fairy-Stockfish does: one `MOVE: COUNT` line per
-    /// legal root move, a blank line, then `Nodes searched: N`. Runs to the end before
-    /// the next command is read (no search is running: `go` only gets here when idle).
+    /// legal root move, a blank line, then `Nodes searched: N`. It runs like a
+    /// search: in the background, `isready` answered meanwhile, ended by `stop`
+    /// (then an `info string` says so instead of the total).
     fn perft(&mut self, depth: Option<&String>) {
         // The depth is capped: perft allocates one move list per ply up front.
         let Some(depth) = depth
@@ -414,14 +430,48 @@ impl Session {
             ));
             return;
         };
-        let mut pos = self.ctl.position().clone();
-        let mut total = 0;
-        for (m, n) in perft_divide(&mut pos, depth) {
-            self.out.line(&format!("{}: {n}", wire::uci_text(&pos, m)));
-            total += n;
+        match self.ctl.start_perft(depth) {
+            Ok(_) => {
+                self.search_root = Some(self.ctl.position().clone());
+                self.searching = true;
+                self.deadline = None;
+                self.perft = Some(0);
+            }
+            Err(why) => self.info_string(&format!("ignored: {why}")),
         }
-        self.out.line("");
-        self.out.line(&format!("Nodes searched: {total}"));
+    }
+
+    fn on_perft_event(&mut self, id: u64, event: PerftEvent) {
+        if !self.searching || !self.ctl.is_current_search(id) {
+            return;
+        }
+        let Some(total) = self.perft.as_mut() else {
+            return;
+        };
+        match event {
+            PerftEvent::Move(m, n) => {
+                *total += n;
+                if let Some(root) = &self.search_root {
+                    let line = format!("{}: {n}", wire::uci_text(root, m));
+                    self.out.line(&line);
+                }
+            }
+            PerftEvent::Done { stopped } => {
+                let total = *total;
+                self.perft = None;
+                self.searching = false;
+                self.stopping = false;
+                self.search_root = None;
+                if stopped {
+                    self.info_string(&format!(
+                        "perft stopped: {total} nodes under the moves above"
+                    ));
+                } else {
+                    self.out.line("");
+                    self.out.line(&format!("Nodes searched: {total}"));
+                }
+            }
+        }
     }
 
     fn on_search_event(&mut self, id: u64, event: Event) {

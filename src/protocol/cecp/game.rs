@@ -254,22 +254,65 @@ impl Session {
             .and_then(|v| options::apply(option, v, &mut self.ctl, &mut self.settings));
         match applied {
             Ok(Applied::Done) => {}
-            Ok(Applied::VariantFile { loaded, errors }) => {
-                if let Some(e) = errors.first() {
-                    self.out.line(&format!("tellusererror {e}"));
+            Ok(Applied::Adjusted(note)) => self.note(&note),
+            Ok(Applied::VariantFile(report)) => {
+                // One dialog says it all: a second one would replace the first
+                // (XBoard shows one error or note dialog at a time).
+                let mut said: Vec<String> = report
+                    .errors
+                    .iter()
+                    .map(|e| format!("error: {e}"))
+                    .collect();
+                said.extend(report.notes.iter().map(|n| format!("note: {n}")));
+                if !report.loaded.is_empty() {
+                    said.push(format!("loaded: {}", report.loaded.join(", ")));
+                }
+                if report.errors.is_empty() {
+                    for note in &said[..report.notes.len()] {
+                        self.note(note);
+                    }
+                    if !report.loaded.is_empty() {
+                        self.out
+                            .line(&format!("telluser loaded {}", report.loaded.join(", ")));
+                    }
+                } else {
+                    self.tell_report("Menagerie: the variant file says", &said);
                     self.out.line(&format!(
                         "Error ({} errors in the variant file): {line}",
-                        errors.len()
+                        report.errors.len()
                     ));
                 }
-                if !loaded.is_empty() {
-                    self.out
-                        .line(&format!("telluser loaded {}", loaded.join(", ")));
+                if !report.loaded.is_empty() {
                     let variants = self.variants_feature();
                     self.out.line(&variants);
                 }
             }
             Err(why) => self.out.line(&format!("Error ({why}): {line}")),
+        }
+    }
+
+    /// `memory N`: a size the machine cannot give is refused (the old table stays),
+    /// and the user is told once per size asked.
+    pub(super) fn set_memory(&mut self, mb: usize) {
+        match self.ctl.set_hash_mb(mb) {
+            Ok(()) => self.refused_memory = None,
+            Err(why) => {
+                self.out.line(&format!("Error ({why}): memory {mb}"));
+                if self.refused_memory != Some(mb) {
+                    self.out
+                        .line(&format!("tellusererror Hash size {mb} MB refused: {why}"));
+                }
+                self.refused_memory = Some(mb);
+            }
+        }
+    }
+
+    /// `cores N`: more than the machine runs well is brought down to that.
+    pub(super) fn set_cores(&mut self, n: usize) {
+        match options::apply_threads(&mut self.ctl, n) {
+            Ok(Applied::Adjusted(note)) => self.note(&note),
+            Ok(_) => {}
+            Err(why) => self.out.line(&format!("Error ({why}): cores {n}")),
         }
     }
 

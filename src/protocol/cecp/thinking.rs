@@ -67,10 +67,10 @@ impl Session {
             return;
         }
         if let Some(n) = self.pending_threads.take() {
-            self.ctl.set_threads(n);
+            self.set_cores(n);
         }
         if let Some(mb) = self.pending_hash.take() {
-            self.ctl.set_hash_mb(mb);
+            self.set_memory(mb);
         }
         let stm = self.ctl.position().side_to_move();
         if self.failed_key == Some(self.ctl.position().key())
