@@ -609,7 +609,7 @@ mod tests {
 
     #[test]
     fn chess_values_are_ordered_and_start_is_balanced() {
-        let set = VariantSet::builtin(crate::board::fen::check_start_position);
+        let set = VariantSet::builtin(crate::board::check_variant);
         let rules = Ruleset::new(set.get("chess").unwrap());
         let e = Evaluator::new(&rules);
         let v = |c: char| e.value(rules.variant.type_of_letter(c).unwrap());
