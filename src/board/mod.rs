@@ -12,12 +12,16 @@ mod position;
 mod ruleset;
 mod see;
 mod setup;
-pub mod tables;
+mod tables;
+mod walk;
 pub mod zobrist;
 
 pub use position::{PROMOTED_UNKNOWN, Position, StateInfo};
 pub use ruleset::Ruleset;
 pub use setup::{Setup, SetupError};
+pub use walk::{
+    MultiLeg, Occupancy, ProbeKind, ProbeView, StepKind, StepMode, StepView, Target, Visit,
+};
 
 use crate::variant::{Refusal, Variant};
 

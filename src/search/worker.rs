@@ -12,8 +12,7 @@ use super::score::{INF, MATE_BOUND, MAX_PLY, to_score};
 use super::shared::{RootMove, Shared};
 use super::timeman::TimeManager;
 use super::{Event, Info, Limits, Score};
-use crate::board::tables::M_MOVE;
-use crate::board::{Position, Ruleset};
+use crate::board::{Position, Ruleset, StepMode};
 use crate::eval::Evaluator;
 use crate::rules;
 use crate::types::{Color, Move, MoveList, PieceType};
@@ -111,10 +110,8 @@ fn quiet_moves_exist(rules: &Ruleset) -> bool {
         || (0..v.num_types() as PieceType).any(|t| {
             v.geometry.all().iter().any(|sq| {
                 rules
-                    .tables
-                    .steps_of(Color::White, t, sq)
-                    .iter()
-                    .any(|step| step.mode & M_MOVE != 0)
+                    .steps(Color::White, t, sq)
+                    .any(|step| step.mode().contains(StepMode::MOVE))
             })
         })
 }
