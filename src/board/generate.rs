@@ -163,6 +163,7 @@ impl<'a> Visit<'a> for PieceMoves<'a> {
 impl PieceMoves<'_> {
     /// Add the move(s) of the piece to `to`: promotions as the variant allows or
     /// demands, the plain move, gating. `extra` carries multi-leg squares.
+    #[inline]
     fn add_move(&mut self, to: Square, capture: bool, extra: Move) {
         let (rules, pos, us, kind, from) = (self.rules, self.pos, self.us, self.kind, self.from);
         let list = &mut *self.list;
