@@ -1,5 +1,7 @@
 //! A position and what its pieces may do: the compiled variant ([`Ruleset`]: move
-//! tables and derived facts), attack and check tests, pseudo-legal move generation,
+//! tables, private to this module, and derived facts), the walker over a piece's
+//! targets that every layer above uses ([`Ruleset::walk`], [`Ruleset::steps`],
+//! [`Ruleset::probes`]), attack and check tests, pseudo-legal move generation,
 //! the [`Position`] with make/unmake, its validated construction from a [`Setup`],
 //! FEN and Zobrist keys. Making a move needs the check test and the move tables, so
 //! they live here, below legality.

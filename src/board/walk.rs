@@ -1,8 +1,8 @@
 //! The target walker: the one place that walks a piece's compiled steps (leaps with
-//! their lame or jumped squares, slides, hops) over an occupancy. Move generation,
-//! the attack-free parts of the search and the evaluation all walk through it; a
-//! multi-leg component is the exception that keeps its own interpreter (in
-//! `generate.rs`), but it is announced through the same walk.
+//! their lame or jumped squares, slides, hops) over an occupancy. Move generation
+//! (which the search calls directly) and the evaluation's mobility and king-attack
+//! count walk through it; a multi-leg component is the exception that keeps its own
+//! interpreter (in `generate.rs`), but it is announced through the same walk.
 //!
 //! Two views: [`Ruleset::walk`] gives the targets for an occupancy, and
 //! [`Ruleset::steps`] gives each step with the squares it may reach on some board
@@ -228,5 +228,129 @@ impl Ruleset {
     #[inline]
     pub fn immobile_squares(&self, c: Color, t: PieceType) -> SquareSet {
         self.tables.immobile[c as usize][t as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::VariantSet;
+    use std::sync::Arc;
+
+    /// What a walk found: (file, rank, occupied, mode) of each target, and how many
+    /// multi-leg components.
+    struct Found {
+        rules: Arc<Ruleset>,
+        targets: Vec<(u8, u8, bool, StepMode)>,
+        multi: usize,
+    }
+
+    impl Visit<'_> for Found {
+        fn target(&mut self, t: Target) {
+            let g = self.rules.variant.geometry;
+            self.targets
+                .push((g.file(t.to), g.rank(t.to), t.occupied, t.mode));
+        }
+        fn multi(&mut self, _: MultiLeg<'_>, _: StepMode) {
+            self.multi += 1;
+        }
+    }
+
+    fn rules(name: &str) -> Arc<Ruleset> {
+        let set = VariantSet::builtin(crate::board::check_variant);
+        Ruleset::new(set.get(name).expect("built-in variant"))
+    }
+
+    /// The walk of the White piece standing on (file, rank) in the start position,
+    /// over that position or over an empty board; targets sorted.
+    fn walk(rules: &Arc<Ruleset>, file: u8, rank: u8, empty_board: bool) -> Found {
+        let pos = Position::start(rules);
+        let from = rules.variant.geometry.square(file, rank);
+        let kind = pos.piece_at(from).kind();
+        let mut found = Found {
+            rules: rules.clone(),
+            targets: Vec::new(),
+            multi: 0,
+        };
+        if empty_board {
+            rules.walk(Color::White, kind, from, &SquareSet::EMPTY, &mut found);
+        } else {
+            rules.walk(Color::White, kind, from, &pos, &mut found);
+        }
+        found.targets.sort_by_key(|&(f, r, o, _)| (f, r, o));
+        found
+    }
+
+    fn squares(found: &Found) -> Vec<(u8, u8, bool)> {
+        found
+            .targets
+            .iter()
+            .map(|&(f, r, o, _)| (f, r, o))
+            .collect()
+    }
+
+    #[test]
+    fn slides_stop_at_the_first_piece_and_leaps_ignore_the_path() {
+        let chess = rules("chess");
+        // Rook a1: the pieces on a2 and b1 end both rays.
+        assert_eq!(
+            squares(&walk(&chess, 0, 0, false)),
+            [(0, 1, true), (1, 0, true)]
+        );
+        // On an empty board it reaches its whole rank and file.
+        let empty = walk(&chess, 0, 0, true);
+        assert_eq!(empty.targets.len(), 14);
+        assert!(empty.targets.iter().all(|t| !t.2));
+        // Knight b1: a3, c3 and its own pawn on d2.
+        assert_eq!(
+            squares(&walk(&chess, 1, 0, false)),
+            [(0, 2, false), (2, 2, false), (3, 1, true)]
+        );
+        assert_eq!(walk(&chess, 1, 0, false).multi, 0);
+    }
+
+    #[test]
+    fn lame_leaps_and_hops_follow_the_occupancy() {
+        let xiangqi = rules("xiangqi");
+        // Horse b1: its leg towards d2 is blocked by the elephant on c1.
+        assert_eq!(
+            squares(&walk(&xiangqi, 1, 0, false)),
+            [(0, 2, false), (2, 2, false)]
+        );
+        // Cannon b3: capturing hops over the screens on b8 and h3 reach b9 and i3
+        // (empty: no capture there) and b10 (the black horse ends the ray); its
+        // quiet slides end at the first piece (b1, b8, h3: the visitor sees that the
+        // mode allows no capture).
+        let cannon = walk(&xiangqi, 1, 2, false);
+        let hops: Vec<_> = cannon
+            .targets
+            .iter()
+            .filter(|t| !t.3.contains(StepMode::MOVE))
+            .map(|&(f, r, o, _)| (f, r, o))
+            .collect();
+        assert_eq!(hops, [(1, 8, false), (1, 9, true), (8, 2, false)]);
+        let slide_ends: Vec<_> = cannon
+            .targets
+            .iter()
+            .filter(|t| t.3.contains(StepMode::MOVE) && t.2)
+            .map(|&(f, r, o, _)| (f, r, o))
+            .collect();
+        assert_eq!(slide_ends, [(1, 0, true), (1, 7, true), (7, 2, true)]);
+        // No screen on an empty board: no hop target.
+        assert!(
+            walk(&xiangqi, 1, 2, true)
+                .targets
+                .iter()
+                .all(|t| t.3.contains(StepMode::MOVE))
+        );
+    }
+
+    #[test]
+    fn step_modes_are_flag_sets() {
+        let both = StepMode::MOVE | StepMode::CAPTURE;
+        assert!(both.contains(StepMode::MOVE) && both.contains(StepMode::CAPTURE));
+        assert!(!StepMode::MOVE.contains(both) && StepMode::MOVE.intersects(both));
+        assert!(!StepMode::MOVE.intersects(StepMode::CAPTURE));
+        assert!(both.contains(StepMode::NONE));
     }
 }
