@@ -148,7 +148,7 @@ impl Ruleset {
     pub fn attacked_by(&self, pos: &Position, target: Square, by: Color) -> bool {
         let t = &self.tables;
         for p in t.probes_of(by, target) {
-            if self.probe_attacker(pos, p, by).is_some() {
+            if self.probe_hits(pos, p, by) {
                 return true;
             }
         }
@@ -163,14 +163,14 @@ impl Ruleset {
     /// [`attacked_by`](Self::attacked_by): the pieces giving check, when it holds a
     /// royal piece.
     pub fn attackers_to(&self, pos: &Position, target: Square, by: Color) -> SquareSet {
-        let t = &self.tables;
+        let occupied = pos.occupied();
         let mut s = SquareSet::EMPTY;
-        for p in t.probes_of(by, target) {
-            if let Some(sq) = self.probe_attacker(pos, p, by) {
+        for p in self.tables.probes_of(by, target) {
+            if let Some(sq) = self.probe_attacker(pos, p, by, &occupied) {
                 s.insert(sq);
             }
         }
-        let complex = t.complex_attackers[by as usize];
+        let complex = self.tables.complex_attackers[by as usize];
         if complex != 0 {
             s = s.or(&self.complex_attack(pos, target, by, complex, false));
         }
@@ -186,56 +186,53 @@ impl Ruleset {
             && (p.from_region == 0 || self.tables.regions[p.from_region as usize - 1].contains(sq))
     }
 
-    /// The square of the piece that attacks along probe `p`, if one does.
     #[inline]
-    fn probe_attacker(&self, pos: &Position, p: &Probe, by: Color) -> Option<Square> {
+    fn probe_hits(&self, pos: &Position, p: &Probe, by: Color) -> bool {
         let t = &self.tables;
         let ray = t.ray(p.start, p.len);
-        let found = |sq: Square| self.attacker_ok(pos, p, sq, by).then_some(sq);
         match p.kind {
             ProbeKind::Leap => {
                 let from = ray[0];
                 if !self.attacker_ok(pos, p, from, by) {
-                    return None;
+                    return false;
                 }
                 let blocks = t.ray(p.block_start, p.block_len as u16);
-                let open = if p.must_jump {
+                if p.must_jump {
                     blocks.iter().all(|&b| pos.piece_at(b).is_some())
                 } else {
                     blocks.iter().all(|&b| pos.piece_at(b).is_none())
-                };
-                open.then_some(from)
+                }
             }
             ProbeKind::Slide => {
                 for &sq in ray {
                     if pos.piece_at(sq).is_some() {
-                        return found(sq);
+                        return self.attacker_ok(pos, p, sq, by);
                     }
                 }
-                None
+                false
             }
             ProbeKind::Hop => {
                 let mut screen = false;
                 for &sq in ray {
                     if pos.piece_at(sq).is_some() {
                         if screen {
-                            return found(sq);
+                            return self.attacker_ok(pos, p, sq, by);
                         }
                         screen = true;
                     }
                 }
-                None
+                false
             }
             ProbeKind::Grasshop => {
                 if pos.piece_at(ray[0]).is_none() {
-                    return None;
+                    return false;
                 }
                 for &sq in &ray[1..] {
                     if pos.piece_at(sq).is_some() {
-                        return found(sq);
+                        return self.attacker_ok(pos, p, sq, by);
                     }
                 }
-                None
+                false
             }
         }
     }

@@ -8,8 +8,7 @@
 
 pub mod values;
 
-use crate::board::tables::{M_CAPTURE, M_MOVE, StepKind};
-use crate::board::{Position, Ruleset};
+use crate::board::{MultiLeg, Position, Ruleset, StepKind, StepMode, Target, Visit};
 use crate::types::{Color, PieceType, Square, SquareSet};
 use crate::variant::GameValue;
 use std::sync::Arc;
@@ -31,6 +30,9 @@ pub struct Evaluator {
     pub value_eg: Vec<i32>,
     /// A piece in hand: its value plus its freedom to be dropped anywhere.
     hand_mg: Vec<i32>,
+    /// What taking a piece of the type gains, for static exchange: its value, plus in
+    /// drop games the value of the (demoted) piece that goes to the taker's hand.
+    see_values: Vec<i32>,
     hand_eg: Vec<i32>,
     /// Piece-square terms, indexed `(color * n + type) * 256 + square`.
     psq: Vec<(i16, i16)>,
@@ -88,6 +90,21 @@ impl Evaluator {
         let hand_mg: Vec<i32> = value_mg.iter().map(|&x| x + x * hand_bonus / 64).collect();
         let hand_eg: Vec<i32> = value_eg.iter().map(|&x| x + x * hand_bonus / 64).collect();
 
+        let see_values: Vec<i32> = (0..n)
+            .map(|t| {
+                if !v.captures_to_hand {
+                    return value_mg[t];
+                }
+                let in_hand = if v.drop_loop {
+                    t
+                } else {
+                    (0..n)
+                        .find(|&u| v.promoted_piece_type[u] == Some(t as PieceType))
+                        .unwrap_or(t)
+                };
+                value_mg[t] + hand_mg[in_hand]
+            })
+            .collect();
         let pawnlike = |t: usize| {
             Some(t as PieceType) == rules.pawn_type || v.promotion_pawn_types[0] & 1 << t != 0
         };
@@ -111,12 +128,10 @@ impl Evaluator {
                 .iter()
                 .map(|&s| {
                     rules
-                        .tables
-                        .steps_of(Color::White, tt, s)
-                        .iter()
+                        .steps(Color::White, tt, s)
                         .map(|st| {
-                            if st.kind == StepKind::Slide {
-                                st.len as f64
+                            if st.kind() == StepKind::Slide {
+                                st.reach().len() as f64
                             } else {
                                 1.0
                             }
@@ -211,10 +226,8 @@ impl Evaluator {
         let has_pawn_files = rules.pawn_type.is_some_and(|p| {
             !v.promotion_region[0].is_empty()
                 && rules
-                    .tables
-                    .steps_of(Color::White, p, g.square(g.files / 2, 1))
-                    .iter()
-                    .any(|st| st.mode & M_MOVE != 0)
+                    .steps(Color::White, p, g.square(g.files / 2, 1))
+                    .any(|st| st.mode().contains(StepMode::MOVE))
         });
         let material_sign = if v.extinction_all_types && v.extinction_value == GameValue::Win {
             -1
@@ -228,6 +241,7 @@ impl Evaluator {
             value_eg,
             hand_mg,
             hand_eg,
+            see_values,
             psq,
             mob_base,
             mob_weight,
@@ -257,18 +271,25 @@ impl Evaluator {
         self.value_mg[t as usize]
     }
 
+    /// Piece values for static exchange ([`Ruleset::see_ge`]).
+    #[inline]
+    pub fn see_values(&self) -> &[i32] {
+        &self.see_values
+    }
+
     pub fn rules(&self) -> &Arc<Ruleset> {
         &self.rules
     }
 
     /// The static evaluation from the side to move's point of view, in centipawns.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.evaluate_window(pos, -LAZY_OFF, LAZY_OFF)
+        self.evaluate_window(pos, -LAZY_OFF, LAZY_OFF).0
     }
 
     /// The evaluation when only its relation to the window (alpha, beta) matters:
-    /// positions far outside it get the cheap part of the evaluation only.
-    pub fn evaluate_window(&self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+    /// positions far outside it get the cheap part of the evaluation only. The flag
+    /// is false for such a cheap (lazy) value.
+    pub fn evaluate_window(&self, pos: &Position, alpha: i32, beta: i32) -> (i32, bool) {
         let rules = &*self.rules;
         let v = &rules.variant;
         let n = self.n;
@@ -306,7 +327,7 @@ impl Evaluator {
                 pos.pieces(if c == 0 { Color::White } else { Color::Black })
                     .count() as i32
             };
-            return d / 4 + (cnt(1 - us) - cnt(us)) * 30 + TEMPO;
+            return (d / 4 + (cnt(1 - us) - cnt(us)) * 30 + TEMPO, true);
         }
 
         // Pawn structure.
@@ -374,7 +395,7 @@ impl Evaluator {
         if alpha > -LAZY_OFF || beta < LAZY_OFF {
             let lazy = taper(&mg, &eg);
             if lazy + self.lazy_margin <= alpha || lazy - self.lazy_margin >= beta {
-                return lazy;
+                return (lazy, false);
             }
         }
 
@@ -389,15 +410,15 @@ impl Evaluator {
         for c in Color::BOTH {
             let ci = c as usize;
             let them = c.flip();
-            let their_zone = royal_sq[them as usize].map(|k| self.zone[k as usize]);
+            let their_zone =
+                royal_sq[them as usize].map_or(SquareSet::EMPTY, |k| self.zone[k as usize]);
             let own = pos.pieces(c);
             for sq in own.iter() {
                 let t = pos.piece_at(sq).kind();
                 if rules.royal_types & 1u64 << t != 0 {
                     continue;
                 }
-                let (mob, hits) =
-                    self.piece_activity(pos, c, t, sq, &own, &occ, their_zone.as_ref());
+                let (mob, hits) = self.piece_activity(c, t, sq, &own, &occ, &their_zone);
                 let d = mob - self.mob_base[t as usize];
                 let (wm, we) = self.mob_weight[t as usize];
                 mg[ci] += wm * d / 8;
@@ -435,101 +456,29 @@ impl Evaluator {
             }
         }
 
-        taper(&mg, &eg)
+        (taper(&mg, &eg), true)
     }
 
     /// Reachable squares (quiet moves to empty squares, captures of enemy pieces) and
-    /// capture-capable hits on the enemy king zone, walking the compiled steps.
-    #[allow(clippy::too_many_arguments)]
+    /// capture-capable hits on the enemy king zone, walking the piece's targets.
     #[inline]
     fn piece_activity(
         &self,
-        pos: &Position,
         c: Color,
         t: PieceType,
         sq: Square,
         own: &SquareSet,
         occ: &SquareSet,
-        zone: Option<&SquareSet>,
+        zone: &SquareSet,
     ) -> (i32, i32) {
-        let tables = &self.rules.tables;
-        let mut mob = 0;
-        let mut hits = 0;
-        let empty_zone = SquareSet::EMPTY;
-        let zone = zone.unwrap_or(&empty_zone);
-        for step in tables.steps_of(c, t, sq) {
-            let quiet = step.mode & M_MOVE != 0;
-            let capture = step.mode & M_CAPTURE != 0;
-            match step.kind {
-                StepKind::Leap => {
-                    let to = tables.squares[step.start as usize];
-                    if step.block_len > 0 {
-                        let blocks = tables.ray(step.block_start, step.block_len as u16);
-                        let open = if step.must_jump {
-                            blocks.iter().all(|&b| occ.contains(b))
-                        } else {
-                            blocks.iter().all(|&b| !occ.contains(b))
-                        };
-                        if !open {
-                            continue;
-                        }
-                    }
-                    if occ.contains(to) {
-                        if capture && !own.contains(to) {
-                            mob += 1;
-                        }
-                    } else if quiet {
-                        mob += 1;
-                    }
-                    if capture && zone.contains(to) {
-                        hits += 1;
-                    }
-                }
-                StepKind::Slide => {
-                    for &to in tables.ray(step.start, step.len) {
-                        if capture && zone.contains(to) {
-                            hits += 1;
-                        }
-                        if occ.contains(to) {
-                            if capture && !own.contains(to) {
-                                mob += 1;
-                            }
-                            break;
-                        }
-                        if quiet {
-                            mob += 1;
-                        }
-                    }
-                }
-                StepKind::Hop => {
-                    let mut screen = false;
-                    for &to in tables.ray(step.start, step.len) {
-                        if !screen {
-                            screen = occ.contains(to);
-                            continue;
-                        }
-                        if capture && zone.contains(to) {
-                            hits += 1;
-                        }
-                        if occ.contains(to) {
-                            if capture && !own.contains(to) {
-                                mob += 1;
-                            }
-                            break;
-                        }
-                        if quiet {
-                            mob += 1;
-                        }
-                        if step.hop_after != 0 {
-                            break;
-                        }
-                    }
-                }
-                StepKind::Multi => mob += 1,
-            }
-        }
-        let _ = pos;
-        (mob, hits)
+        let mut activity = Activity {
+            own,
+            zone,
+            mob: 0,
+            hits: 0,
+        };
+        self.rules.walk(c, t, sq, occ, &mut activity);
+        (activity.mob, activity.hits)
     }
 
     /// Doubled, isolated and passed pawns of colour `c`.
@@ -573,6 +522,38 @@ impl Evaluator {
             }
         }
         (mg, eg)
+    }
+}
+
+/// What `piece_activity` counts while walking a piece's targets.
+struct Activity<'s> {
+    own: &'s SquareSet,
+    zone: &'s SquareSet,
+    mob: i32,
+    hits: i32,
+}
+
+impl Visit<'_> for Activity<'_> {
+    #[inline(always)]
+    fn target(&mut self, target: Target) {
+        let capture = target.mode.contains(StepMode::CAPTURE);
+        if capture && self.zone.contains(target.to) {
+            self.hits += 1;
+        }
+        let reachable = if target.occupied {
+            capture && !self.own.contains(target.to)
+        } else {
+            target.mode.contains(StepMode::MOVE)
+        };
+        if reachable {
+            self.mob += 1;
+        }
+    }
+
+    /// A multi-leg component counts as one reachable square.
+    #[inline(always)]
+    fn multi(&mut self, _: MultiLeg<'_>, _: StepMode) {
+        self.mob += 1;
     }
 }
 

@@ -13,6 +13,7 @@ mod fallback;
 mod game_end;
 mod highlight;
 mod io;
+mod opponent;
 mod options;
 mod uci;
 mod wire;

@@ -11,13 +11,11 @@ use super::io::{Input, Output, PerftEvent};
 use super::options::{self, Applied, Settings};
 use super::{fallback, wire};
 use menagerie::board::Position;
-use menagerie::search::{Event, Info, Limits, Score};
+use menagerie::search::{Event, Info, Limits, LiveReports, Score};
 use menagerie::types::{Color, Move};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-/// Options GUIs set that the engine accepts and does not use.
-const SILENTLY_ACCEPTED: [&str; 2] = ["UCI_AnalyseMode", "UCI_Opponent"];
 const MAX_PERFT_DEPTH: u32 = 64;
 
 /// A UCI command, parsed.
@@ -278,19 +276,19 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let Some(option) = options::find(Protocol::Uci, name) else {
-            if !SILENTLY_ACCEPTED
-                .iter()
-                .any(|n| n.eq_ignore_ascii_case(name))
-            {
-                self.info_string(&format!("ignored: unknown option '{name}'"));
-            }
+            self.info_string(&format!("ignored: unknown option '{name}'"));
             return;
         };
         let applied = option
             .parse(name, value)
             .and_then(|v| options::apply(option, v, &mut self.ctl, &mut self.settings));
         match applied {
-            Ok(Applied::Done) => {}
+            Ok(Applied::Done) => {
+                if self.debug && option.effect == options::Effect::Opponent {
+                    let text = format!("opponent: {}", self.settings.opponent);
+                    self.info_string(&text);
+                }
+            }
             Ok(Applied::Adjusted(note)) => self.info_string(&note),
             Ok(Applied::VariantFile(report)) => {
                 for e in &report.errors {
@@ -337,6 +335,11 @@ impl Session {
         let mut limits = Limits {
             multi_pv: self.settings.multi_pv,
             move_overhead: MOVE_OVERHEAD,
+            live: LiveReports {
+                curr_move: true,
+                curr_line: self.settings.show_curr_line,
+                refutations: self.settings.show_refutations,
+            },
             ..Limits::default()
         };
         let mut i = 0;
@@ -384,6 +387,11 @@ impl Session {
                 }
             }
             i += used;
+        }
+        // A game move may be played weaker; an analysis or a mate search is at full
+        // strength.
+        if !limits.infinite && limits.mate.is_none() {
+            limits.skill = self.settings.skill();
         }
         if self.settings.book
             && !limits.infinite
@@ -475,6 +483,19 @@ impl Session {
                 let line = self.info_line(&info);
                 self.out.line(&line);
             }
+            Event::CurrMove { mv, number } => {
+                let text = self.line_text(&[mv]);
+                self.out
+                    .line(&format!("info currmove{text} currmovenumber {number}"));
+            }
+            Event::CurrLine(moves) => {
+                let text = self.line_text(&moves);
+                self.out.line(&format!("info currline{text}"));
+            }
+            Event::Refutation(moves) => {
+                let text = self.line_text(&moves);
+                self.out.line(&format!("info refutation{text}"));
+            }
             Event::BestMove { best, ponder } => {
                 self.searching = false;
                 self.stopping = false;
@@ -504,15 +525,7 @@ impl Session {
             Score::Cp(x) => format!("cp {x}"),
             Score::Mate(n) => format!("mate {n}"),
         };
-        let mut pv = String::new();
-        if let Some(root) = &self.search_root {
-            let mut p = root.clone();
-            for &m in &info.pv {
-                pv.push(' ');
-                pv.push_str(&wire::uci_text(&p, m));
-                p.make(m);
-            }
-        }
+        let pv = self.line_text(&info.pv);
         format!(
             "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv{}",
             info.depth,
@@ -525,6 +538,26 @@ impl Session {
             info.time.as_millis(),
             pv
         )
+    }
+
+    /// Moves from the search's root, each after a space (a null move is `0000`).
+    fn line_text(&self, moves: &[Move]) -> String {
+        let mut text = String::new();
+        let Some(root) = &self.search_root else {
+            return text;
+        };
+        let mut p = root.clone();
+        for &m in moves {
+            text.push(' ');
+            if m.is_none() {
+                text.push_str("0000");
+                p.make_null();
+            } else {
+                text.push_str(&wire::uci_text(&p, m));
+                p.make(m);
+            }
+        }
+        text
     }
 }
 

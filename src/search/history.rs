@@ -1,16 +1,24 @@
-//! Move-ordering memory shared by all threads of a search: butterfly history and
-//! counter-moves (killers live in each thread's stack). Sharing it lets every thread
+//! Move-ordering memory shared by all threads of a search: butterfly history,
+//! counter-moves, continuation histories (how a quiet move fared after a given move
+//! one, two and four plies earlier) and capture history (killers live in each
+//! thread's stack). Sharing it lets every thread
 //! order its moves by what all of them have learnt: with private tables each thread
 //! learnt from its part of the tree only, and two threads searched a larger tree.
 
 use crate::board::Position;
-use crate::types::{MAX_PIECE_TYPES, Move, Square};
+use crate::types::{MAX_PIECE_TYPES, Move, PieceType, Square};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI16, AtomicI32, AtomicU64, Ordering::Relaxed};
 
 /// From-index space: board squares, then one slot per droppable type.
 const FROMS: usize = 256 + MAX_PIECE_TYPES;
 pub const HISTORY_MAX: i32 = 16384;
+/// Limits of continuation and capture history entries (they fit an i16); capture
+/// history stays smaller so that the victim's value still leads capture ordering.
+pub const CONTINUATION_MAX: i32 = 30000;
+pub const CAPTURE_MAX: i32 = 10000;
+/// Entries of the continuation table at most: larger variants fold its rows.
+const CONTINUATION_BUDGET: usize = 1 << 23;
 
 /// A clone shares the tables. Entries are read and written with relaxed atomic
 /// loads and stores: an update lost to a race between threads costs only a little
@@ -21,6 +29,14 @@ pub struct History {
     butterfly: Arc<[AtomicI32]>,
     /// [moved piece index][to] of the previous move -> the move that refuted it.
     counter: Arc<[AtomicU64]>,
+    /// Piece-to keys (`type * squares + square`) of the variant the tables are
+    /// sized for: (types, squares).
+    dims: (usize, usize),
+    /// [row of an earlier move's piece-to key][piece-to key of this move].
+    continuation: Arc<[AtomicI16]>,
+    rows: usize,
+    /// [piece-to key of the capturing move][captured type].
+    capture: Arc<[AtomicI16]>,
 }
 
 impl Default for History {
@@ -30,8 +46,24 @@ impl Default for History {
             counter: (0..2 * MAX_PIECE_TYPES * 256)
                 .map(|_| AtomicU64::new(Move::NONE.0))
                 .collect(),
+            dims: (0, 0),
+            continuation: Arc::new([]),
+            rows: 0,
+            capture: Arc::new([]),
         }
     }
+}
+
+fn zeroed(n: usize) -> Arc<[AtomicI16]> {
+    (0..n).map(|_| AtomicI16::new(0)).collect()
+}
+
+/// Gravity update of an i16 entry: bonuses shrink as the entry nears `limit`.
+#[inline]
+fn nudge(e: &AtomicI16, bonus: i32, limit: i32) {
+    let b = bonus.clamp(-limit, limit);
+    let v = e.load(Relaxed) as i32;
+    e.store((v + b - v * b.abs() / limit) as i16, Relaxed);
 }
 
 #[inline]
@@ -44,8 +76,23 @@ fn from_index(m: Move) -> usize {
 }
 
 impl History {
+    /// Size the piece-to tables for a variant of `types` piece types on `squares`
+    /// squares (tables of another size are replaced, and start empty).
+    pub fn fit(&mut self, types: usize, squares: usize) {
+        if self.dims == (types, squares) {
+            return;
+        }
+        let keys = types * squares;
+        self.dims = (types, squares);
+        self.rows = keys.min(CONTINUATION_BUDGET / keys.max(1)).max(1);
+        self.continuation = zeroed(self.rows * keys);
+        self.capture = zeroed(keys * types);
+    }
+
     /// Forget everything (new game).
     pub fn clear(&self) {
+        self.continuation.iter().for_each(|e| e.store(0, Relaxed));
+        self.capture.iter().for_each(|e| e.store(0, Relaxed));
         self.butterfly.iter().for_each(|e| e.store(0, Relaxed));
         self.counter
             .iter()
@@ -69,6 +116,42 @@ impl History {
         let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         let v = e.load(Relaxed);
         e.store(v + b - v * b.abs() / HISTORY_MAX, Relaxed);
+    }
+
+    /// The piece-to key of a move of a piece of type `kind` to `to`.
+    #[inline]
+    pub fn piece_to(&self, kind: PieceType, to: Square) -> usize {
+        kind as usize * self.dims.1 + to as usize
+    }
+
+    /// The continuation row that follows a move with piece-to key `key`.
+    #[inline]
+    pub fn row(&self, key: usize) -> usize {
+        (key % self.rows) * self.dims.0 * self.dims.1
+    }
+
+    #[inline]
+    pub fn continuation(&self, row: usize, key: usize) -> i32 {
+        self.continuation[row + key].load(Relaxed) as i32
+    }
+
+    #[inline]
+    pub fn update_continuation(&self, row: usize, key: usize, bonus: i32) {
+        nudge(&self.continuation[row + key], bonus, CONTINUATION_MAX);
+    }
+
+    #[inline]
+    pub fn capture(&self, key: usize, captured: PieceType) -> i32 {
+        self.capture[key * self.dims.0 + captured as usize].load(Relaxed) as i32
+    }
+
+    #[inline]
+    pub fn update_capture(&self, key: usize, captured: PieceType, bonus: i32) {
+        nudge(
+            &self.capture[key * self.dims.0 + captured as usize],
+            bonus,
+            CAPTURE_MAX,
+        );
     }
 
     /// Index of a previous move for the counter-move table (piece that moved, where to).

@@ -4,17 +4,27 @@
 
 pub mod bench;
 mod busy;
+mod checks;
 mod history;
-pub mod movegen_fast;
+mod live;
 mod movepick;
+mod moves;
+mod node;
+mod params;
+mod qsearch;
+mod root;
+mod score;
 mod shared;
+pub mod skill;
 mod thread;
 mod timeman;
 pub mod tt;
 mod worker;
 
+pub use live::LiveReports;
+pub use score::{MATE, MATE_BOUND};
+pub use skill::Skill;
 pub use thread::Outcome;
-pub use worker::{MATE, MATE_BOUND};
 
 use crate::board::Position;
 use crate::types::Move;
@@ -53,6 +63,10 @@ pub struct Limits {
     pub nps: Option<u64>,
     /// Principal variations to report.
     pub multi_pv: usize,
+    /// Play weaker (skill.rs): a node budget and a choice among near-best moves.
+    pub skill: Option<Skill>,
+    /// What to report besides the principal variations (live.rs).
+    pub live: LiveReports,
 }
 
 impl Limits {
@@ -94,6 +108,18 @@ pub struct Info {
 #[derive(Clone, Debug)]
 pub enum Event {
     Info(Info),
+    /// The main thread starts searching root move `mv`, number `number` (from 1) in
+    /// the current order (sent only if asked for, after the first second).
+    CurrMove {
+        mv: Move,
+        number: usize,
+    },
+    /// The line the main thread is searching, from the root (a null move is
+    /// `Move::NONE`).
+    CurrLine(Vec<Move>),
+    /// A root move just searched, then the best answer found to it and that answer's
+    /// continuation (only the move when no answer is known).
+    Refutation(Vec<Move>),
     /// The search ended. `best` is legal unless the position has no legal move
     /// (then it is `Move::NONE`).
     BestMove {
@@ -332,6 +358,8 @@ impl Searcher {
         let pool = self.pool.clone();
         let table = self.table.clone();
         self.table_is_empty = false;
+        let v = pos.variant();
+        self.history.fit(v.num_types(), v.geometry.num_squares());
         let history = self.history.clone();
         // No thread, no search: the caller sees it end without a word (and then
         // plays a fallback move).
@@ -342,7 +370,13 @@ impl Searcher {
                 let tt = table.get_unless(&signals.stop);
                 // The clock ran while the table was being prepared.
                 let limits = limits.less_time(asked.elapsed());
-                thread::run(&pool, pos, limits, signals, tt, &history, &callback)
+                let resources = thread::Resources {
+                    pool,
+                    signals,
+                    tt,
+                    history,
+                };
+                thread::run(resources, pos, limits, &callback)
             })
             .ok();
     }

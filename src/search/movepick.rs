@@ -1,14 +1,97 @@
 //! Move ordering. Moves come out in stages so that a cut-off early in the list saves
 //! generating the rest: the hash move, captures by most valuable victim / least
-//! valuable attacker (losing captures deferred), killers and the counter-move, quiet
+//! valuable attacker (captures that lose material by static exchange deferred), killers and the counter-move, quiet
 //! moves by history, then the losing captures. Legality is tested by the caller, only
 //! for the moves it actually plays.
 
 use super::history::History;
-use super::movegen_fast::FastGen;
 use crate::board::{Position, Ruleset};
 use crate::eval::Evaluator;
 use crate::types::{Move, MoveKind, MoveList};
+
+/// What move ordering reads besides the position.
+pub struct OrderCtx<'a> {
+    pub rules: &'a Ruleset,
+    pub eval: &'a Evaluator,
+    pub hist: &'a History,
+    /// Continuation rows of the moves one, two and four plies back (none: no such
+    /// move, e.g. a null move or the root).
+    pub cont: [Option<usize>; 3],
+}
+
+impl OrderCtx<'_> {
+    /// History score of a quiet move: butterfly plus continuation histories.
+    #[inline]
+    pub fn quiet_score(&self, pos: &Position, m: Move) -> i32 {
+        quiet_history(self.hist, &self.cont, pos, m)
+    }
+
+    /// Capture ordering: the victim's value (and a promotion's gain) first, then how
+    /// the same capture fared before.
+    #[inline]
+    pub fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        let victim = captured_type(pos, m);
+        let history = victim.map_or(0, |v| {
+            self.hist
+                .capture(self.hist.piece_to(moved_type(pos, m), m.to()), v)
+        });
+        6 * capture_gain(pos, self.eval, m) + history
+    }
+}
+
+/// Butterfly plus continuation histories of a quiet move.
+#[inline]
+pub fn quiet_history(hist: &History, cont: &[Option<usize>; 3], pos: &Position, m: Move) -> i32 {
+    let key = hist.piece_to(moved_type(pos, m), m.to());
+    let mut s = hist.score(pos.side_to_move() as usize, m);
+    for row in cont.iter().flatten() {
+        s += hist.continuation(*row, key);
+    }
+    s
+}
+
+/// The type of the piece that moves (for a drop: the dropped type).
+#[inline]
+pub fn moved_type(pos: &Position, m: Move) -> crate::types::PieceType {
+    if m.is_drop() {
+        m.piece()
+    } else {
+        pos.piece_at(m.from()).kind()
+    }
+}
+
+/// The type captured on the destination (or en passant), if any.
+#[inline]
+pub fn captured_type(pos: &Position, m: Move) -> Option<crate::types::PieceType> {
+    if m.kind() == MoveKind::EnPassant {
+        return pos.rules().pawn_type;
+    }
+    let p = pos.piece_at(m.to());
+    (p.is_some() && p.color() != pos.side_to_move() && !m.is_drop()).then(|| p.kind())
+}
+
+/// Sort `moves` by `scores`, best first, moving only those scoring at least `limit`
+/// to the front (in order); the rest follow in no particular order.
+fn partial_insertion_sort(moves: &mut [Move], scores: &mut [i32], limit: i32) {
+    let mut sorted_end = 0;
+    for p in 0..moves.len() {
+        if scores[p] < limit {
+            continue;
+        }
+        let (m, s) = (moves[p], scores[p]);
+        moves[p] = moves[sorted_end];
+        scores[p] = scores[sorted_end];
+        let mut q = sorted_end;
+        while q > 0 && scores[q - 1] < s {
+            moves[q] = moves[q - 1];
+            scores[q] = scores[q - 1];
+            q -= 1;
+        }
+        moves[q] = m;
+        scores[q] = s;
+        sorted_end += 1;
+    }
+}
 
 /// Reusable buffers of one ply.
 #[derive(Default)]
@@ -18,8 +101,8 @@ pub struct PickBuf {
     bad: Vec<Move>,
 }
 
-/// Quiet moves picked in score order before the rest come in generation order.
-const SORTED_QUIETS: usize = 8;
+/// Quiet moves scoring below `QUIET_SORT_LIMIT * depth` are left unsorted.
+const QUIET_SORT_LIMIT: i32 = -4000;
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Stage {
@@ -49,64 +132,33 @@ pub struct MovePicker {
     qsearch: bool,
     /// Quiescence also tries checking drops.
     checks: bool,
+    /// Pick by selection (evasions, checking drops) rather than in sorted order.
     sort_all: bool,
+    depth: i32,
+    /// Captures must win at least this by static exchange (ProbCut asks for more
+    /// than 0).
+    see_threshold: i32,
     buf: PickBuf,
 }
 
-/// Most valuable victim, least valuable attacker, plus promotion gains.
+/// Material a capture (or promotion) wins outright: the victims' values plus a
+/// promotion's new piece.
 #[inline]
-pub fn capture_score(pos: &Position, eval: &Evaluator, m: Move) -> i32 {
-    let victim = match m.kind() {
-        MoveKind::EnPassant => eval.value(pos.rules().pawn_type.unwrap_or(0)),
-        _ => {
-            let mut v = 0;
-            let p = pos.piece_at(m.to());
-            if p.is_some() && p.color() != pos.side_to_move() {
-                v += eval.value(p.kind());
-            }
-            for (sq, cap) in m.extras() {
-                let q = pos.piece_at(sq);
-                if cap && q.is_some() {
-                    v += eval.value(q.kind());
-                }
-            }
-            v
+pub fn capture_gain(pos: &Position, eval: &Evaluator, m: Move) -> i32 {
+    let mut v = 0;
+    if let Some(t) = captured_type(pos, m) {
+        v += eval.value(t);
+    }
+    for (sq, cap) in m.extras() {
+        let q = pos.piece_at(sq);
+        if cap && q.is_some() {
+            v += eval.value(q.kind());
         }
-    };
-    let attacker = mover_value(pos, eval, m);
-    let promo = if m.kind() == MoveKind::Promotion {
-        eval.value(m.piece())
-    } else {
-        0
-    };
-    victim * 16 + promo * 8 - attacker / 8
-}
-
-#[inline]
-pub fn mover_value(pos: &Position, eval: &Evaluator, m: Move) -> i32 {
-    if m.is_drop() {
-        eval.value(m.piece())
-    } else {
-        let p = pos.piece_at(m.from());
-        if p.is_some() { eval.value(p.kind()) } else { 0 }
     }
-}
-
-/// A cheap static exchange guess: a capture is losing when the capturer is worth
-/// more than what it takes and the square is defended.
-#[inline]
-pub fn losing_capture(rules: &Ruleset, pos: &Position, eval: &Evaluator, m: Move) -> bool {
     if m.kind() == MoveKind::Promotion {
-        return false;
+        v += eval.value(m.piece());
     }
-    let attacker = mover_value(pos, eval, m);
-    let p = pos.piece_at(m.to());
-    let victim = if p.is_some() && p.color() != pos.side_to_move() {
-        eval.value(p.kind())
-    } else {
-        0
-    };
-    attacker > victim + 50 && rules.attacked_by(pos, m.to(), pos.side_to_move().flip())
+    v
 }
 
 /// Can `m` be played in `pos` (pseudo-legally)? Used for moves that come from
@@ -145,6 +197,7 @@ impl MovePicker {
         killers: [Move; 2],
         counter: Move,
         all_at_once: bool,
+        depth: i32,
     ) -> MovePicker {
         MovePicker {
             stage: if all_at_once { Stage::All } else { Stage::Tt },
@@ -158,15 +211,24 @@ impl MovePicker {
             qsearch: false,
             checks: false,
             sort_all: false,
+            depth,
+            see_threshold: 0,
             buf,
         }
     }
 
     /// For quiescence: captures only (all moves when in check).
     pub fn new_qsearch(buf: PickBuf, tt: Move, in_check: bool, checks: bool) -> MovePicker {
-        let mut p = MovePicker::new(buf, tt, [Move::NONE; 2], Move::NONE, in_check);
+        let mut p = MovePicker::new(buf, tt, [Move::NONE; 2], Move::NONE, in_check, 0);
         p.qsearch = true;
         p.checks = checks && !in_check;
+        p
+    }
+
+    /// For ProbCut: captures that win at least `threshold` by static exchange.
+    pub fn new_probcut(buf: PickBuf, tt: Move, threshold: i32) -> MovePicker {
+        let mut p = MovePicker::new_qsearch(buf, tt, false, false);
+        p.see_threshold = threshold;
         p
     }
 
@@ -203,23 +265,22 @@ impl MovePicker {
         self.index = 0;
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub fn next(
         &mut self,
-        rules: &Ruleset,
-        movegen: &FastGen,
+        ctx: &OrderCtx,
         pos: &mut Position,
-        eval: &Evaluator,
-        hist: &History,
         scratch: &mut MoveList,
     ) -> Option<Move> {
+        let (rules, eval) = (ctx.rules, ctx.eval);
         loop {
             match self.stage {
                 Stage::Tt => {
                     self.stage = Stage::GenCaptures;
                     if !self.tt.is_none() && is_pseudo_legal(rules, pos, self.tt, scratch) {
                         let capture = rules.is_capture(pos, self.tt);
-                        if !self.qsearch || capture {
+                        let wins_enough = self.see_threshold <= 0
+                            || rules.see_ge(pos, self.tt, self.see_threshold, eval.see_values());
+                        if !self.qsearch || capture && wins_enough {
                             self.tt_tried = true;
                             return Some(self.tt);
                         }
@@ -236,7 +297,7 @@ impl MovePicker {
                             self.buf.list.moves.swap_remove(i);
                             continue;
                         }
-                        self.buf.scores.push(capture_score(pos, eval, m));
+                        self.buf.scores.push(ctx.capture_score(pos, m));
                         i += 1;
                     }
                     self.stage = Stage::Captures;
@@ -250,7 +311,7 @@ impl MovePicker {
                         };
                         continue;
                     };
-                    if losing_capture(rules, pos, eval, m) {
+                    if !rules.see_ge(pos, m, self.see_threshold, eval.see_values()) {
                         if !self.qsearch {
                             self.buf.bad.push(m);
                         }
@@ -260,7 +321,7 @@ impl MovePicker {
                 }
                 Stage::QChecks => {
                     self.buf.list.clear();
-                    movegen.checking_drops(pos, &mut self.buf.list);
+                    rules.checking_drops(pos, &mut self.buf.list);
                     self.buf.scores.clear();
                     self.buf.scores.resize(self.buf.list.len(), 0);
                     self.index = 0;
@@ -288,9 +349,8 @@ impl MovePicker {
                 }
                 Stage::GenQuiets => {
                     self.buf.list.clear();
-                    movegen.generate(pos, &mut self.buf.list);
+                    rules.generate_pseudo(pos, &mut self.buf.list);
                     self.buf.scores.clear();
-                    let stm = pos.side_to_move() as usize;
                     let mut i = 0;
                     while i < self.buf.list.moves.len() {
                         let m = self.buf.list.moves[i];
@@ -301,7 +361,7 @@ impl MovePicker {
                             self.buf.list.moves.swap_remove(i);
                             continue;
                         }
-                        let mut s = hist.score(stm, m);
+                        let mut s = ctx.quiet_score(pos, m);
                         match m.kind() {
                             MoveKind::Promotion => s += 100_000 + eval.value(m.piece()),
                             MoveKind::PiecePromotion => s += 50_000,
@@ -310,13 +370,16 @@ impl MovePicker {
                         self.buf.scores.push(s);
                         i += 1;
                     }
+                    partial_insertion_sort(
+                        &mut self.buf.list.moves,
+                        &mut self.buf.scores,
+                        QUIET_SORT_LIMIT * self.depth,
+                    );
                     self.index = 0;
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    // The first few by selection (cut-offs come early); after that the
-                    // order matters little and sorting hundreds of drops would not pay.
-                    if self.index < SORTED_QUIETS || self.sort_all {
+                    if self.sort_all {
                         if let Some(m) = self.pick_best() {
                             return Some(m);
                         }
@@ -341,20 +404,19 @@ impl MovePicker {
                     if rules.variant.must_capture {
                         rules.generate_legal(pos, &mut self.buf.list);
                     } else {
-                        movegen.generate(pos, &mut self.buf.list);
+                        rules.generate_pseudo(pos, &mut self.buf.list);
                     }
                     self.buf.scores.clear();
-                    let stm = pos.side_to_move() as usize;
                     for i in 0..self.buf.list.moves.len() {
                         let m = self.buf.list.moves[i];
                         let s = if m == self.tt {
                             10_000_000
                         } else if rules.is_capture(pos, m) || m.kind() == MoveKind::Promotion {
-                            1_000_000 + capture_score(pos, eval, m)
+                            1_000_000 + ctx.capture_score(pos, m)
                         } else if self.refutations.contains(&m) {
                             900_000
                         } else {
-                            hist.score(stm, m)
+                            ctx.quiet_score(pos, m)
                         };
                         self.buf.scores.push(s);
                     }

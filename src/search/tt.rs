@@ -11,6 +11,10 @@ use rayon::prelude::*;
 use std::fmt;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
+/// Stored as the static evaluation when none is known (in check, or only a lazy
+/// bound of it was computed).
+pub const EVAL_NONE: i32 = i16::MIN as i32;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
     Upper = 1,
@@ -212,8 +216,15 @@ impl TranspositionTable {
         None
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    /// Store what a search found about the position with this key.
+    pub fn store(&self, key: u64, entry: Probe) {
+        let Probe {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+        } = entry;
         let generation = self.generation.load(Ordering::Relaxed);
         let b = self.bucket(key);
         // Same position: update in place (keeping the old move if we have none).
@@ -276,7 +287,16 @@ mod tests {
     fn store_and_probe_round_trip() {
         let tt = Reserved::new(1, 0).expect("1 MB").fill();
         let m = Move::normal(12, 28);
-        tt.store(0xdead_beef_1234, m, -31950, 17, 9, Bound::Lower);
+        tt.store(
+            0xdead_beef_1234,
+            Probe {
+                mv: m,
+                score: -31950,
+                eval: 17,
+                depth: 9,
+                bound: Bound::Lower,
+            },
+        );
         let p = tt.probe(0xdead_beef_1234).expect("hit");
         assert_eq!(
             (p.mv, p.score, p.eval, p.depth, p.bound),

@@ -1,81 +1,42 @@
-//! The search of one thread: iterative deepening with aspiration windows around a
-//! principal variation search, quiescence, and the usual pruning (null move,
-//! reverse futility, late-move reductions and pruning), all scored by the variant's
-//! own game-end rules.
+//! One search thread: its state (position, stack of plies, move-ordering buffers,
+//! node counters) and iterative deepening with aspiration windows; the main thread
+//! also keeps the clock and reports. The search itself is in `root.rs` (the root
+//! moves), `node.rs` (a node before its moves), `moves.rs` (the move loop) and
+//! `qsearch.rs` (quiescence).
 
-use super::busy::{BusyMoves, DEFER_DEPTH, PutOff};
-use super::history::{HISTORY_MAX, History, last_mover};
-use super::movegen_fast::FastGen;
-use super::movepick::{MovePicker, PickBuf};
+use super::checks::CheckHints;
+use super::history::History;
+use super::live::Live;
+use super::movepick::PickBuf;
+use super::score::{INF, MATE_BOUND, MAX_PLY, to_score};
 use super::shared::{RootMove, Shared};
 use super::timeman::TimeManager;
-use super::tt::Bound;
 use super::{Event, Info, Limits, Score};
-use crate::board::tables::M_MOVE;
-use crate::board::{Position, Ruleset};
+use crate::board::{Position, Ruleset, StepMode};
 use crate::eval::Evaluator;
-use crate::types::{Color, Move, MoveKind, MoveList, PieceType};
+use crate::rules;
+use crate::types::{Color, Move, MoveList, PieceType};
 use crate::variant::GameValue;
-use crate::{movegen, rules};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-pub const INF: i32 = 32000;
-pub const MATE: i32 = 31000;
-pub const MAX_PLY: usize = 120;
-/// Scores beyond this are mate (or a variant win/loss) in a known number of plies.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 10;
-
-/// Score of a game value for the side to move, `ply` plies from the root.
-#[inline]
-pub fn value_score(v: GameValue, ply: usize) -> i32 {
-    match v {
-        GameValue::Win => MATE - ply as i32,
-        GameValue::Loss => -MATE + ply as i32,
-        _ => 0,
-    }
-}
-
-/// Mate scores are stored in the table relative to the node, not the root.
-#[inline]
-fn to_tt(s: i32, ply: usize) -> i32 {
-    if s >= MATE_BOUND {
-        s + ply as i32
-    } else if s <= -MATE_BOUND {
-        s - ply as i32
-    } else {
-        s
-    }
-}
-
-#[inline]
-fn from_tt(s: i32, ply: usize) -> i32 {
-    if s >= MATE_BOUND {
-        s - ply as i32
-    } else if s <= -MATE_BOUND {
-        s + ply as i32
-    } else {
-        s
-    }
-}
-
-pub fn to_score(s: i32) -> Score {
-    if s.abs() >= MATE_BOUND {
-        let plies = MATE - s.abs();
-        let moves = (plies + 1) / 2;
-        Score::Mate(if s > 0 { moves } else { -moves })
-    } else {
-        Score::Cp(s)
-    }
-}
-
+/// What the search keeps per ply.
 #[derive(Clone, Default)]
-struct Frame {
-    killers: [Move; 2],
-    eval: i32,
-    pv: Vec<Move>,
+pub(super) struct Frame {
+    pub(super) killers: [Move; 2],
+    pub(super) eval: i32,
+    pub(super) pv: Vec<Move>,
     /// Null move made at this ply (no second null move in a row).
-    null: bool,
+    pub(super) null: bool,
+    /// Continuation row of the move being searched at this ply (none for a null
+    /// move).
+    pub(super) cont_row: Option<usize>,
+    /// History of the quiet move being searched at this ply, less 4000 (0 for
+    /// other moves), and its number among the legal moves.
+    pub(super) stat_score: i32,
+    pub(super) move_count: usize,
+    /// The move a singular-extension search at this ply leaves out.
+    pub(super) excluded: Move,
 }
 
 /// Late-move reduction table, [depth][move number], in plies.
@@ -96,43 +57,50 @@ fn reductions() -> Vec<[i32; 64]> {
 pub struct Worker {
     pub id: usize,
     pub pos: Position,
-    rules: Arc<Ruleset>,
-    eval: Arc<Evaluator>,
-    movegen: Arc<FastGen>,
-    shared: Arc<Shared>,
+    pub(super) rules: Arc<Ruleset>,
+    pub(super) eval: Arc<Evaluator>,
+    pub(super) checks: Arc<CheckHints>,
+    pub(super) shared: Arc<Shared>,
     pub nodes: u64,
-    published: u64,
-    seldepth: usize,
-    stack: Vec<Frame>,
+    pub(super) published: u64,
+    pub(super) seldepth: usize,
+    pub(super) stack: Vec<Frame>,
     /// Shared with the other threads (history.rs).
-    hist: History,
-    bufs: Vec<PickBuf>,
-    scratch: MoveList,
-    lmr: Vec<[i32; 64]>,
+    pub(super) hist: History,
+    pub(super) bufs: Vec<PickBuf>,
+    /// Stands in for a ply's buffer while a singular-extension search reuses the ply.
+    pub(super) spare_buf: PickBuf,
+    /// Null-move verification: below this ply the verifying side makes no null move.
+    pub(super) nmp_min_ply: usize,
+    pub(super) nmp_side: Option<Color>,
+    pub(super) scratch: MoveList,
+    pub(super) lmr: Vec<[i32; 64]>,
     pub root_moves: Vec<RootMove>,
-    pv_index: usize,
-    root_depth: i32,
+    pub(super) pv_index: usize,
+    pub(super) root_depth: i32,
     pub completed_depth: i32,
-    stopped: bool,
+    pub(super) stopped: bool,
     /// Several threads search: iterations are published and may be superseded.
-    smp: bool,
+    pub(super) smp: bool,
     /// The current iteration was dropped because another thread completed it (or
     /// a deeper one) first; `stopped` is set too, to unwind.
-    superseded: bool,
+    pub(super) superseded: bool,
     /// Main thread only: clock and limits.
-    tm: Option<TimeManager>,
-    node_limit: Option<u64>,
+    pub(super) tm: Option<TimeManager>,
+    /// Main thread only: current move, line and refutation reports, when asked for.
+    pub(super) live: Option<Live>,
+    pub(super) node_limit: Option<u64>,
     /// Null move allowed at all in this variant (zugzwang-prone games turn it off).
-    null_ok: bool,
+    pub(super) null_ok: bool,
     /// Types that count as "pieces" for the null-move zugzwang guard.
-    non_pawn: u64,
+    pub(super) non_pawn: u64,
     /// Mate search: no forward pruning or reductions, so that a mate in N is found
     /// at depth 2N-1.
-    exhaustive: bool,
-    captures_to_hand: bool,
+    pub(super) exhaustive: bool,
+    pub(super) captures_to_hand: bool,
     /// False when every move of the variant is a capture (Clobber): quiescence would
     /// then be the whole game tree, so it stops at the static evaluation.
-    quiet_moves_exist: bool,
+    pub(super) quiet_moves_exist: bool,
 }
 
 /// Does some piece of the variant have a non-capturing move (or are there drops)?
@@ -142,10 +110,8 @@ fn quiet_moves_exist(rules: &Ruleset) -> bool {
         || (0..v.num_types() as PieceType).any(|t| {
             v.geometry.all().iter().any(|sq| {
                 rules
-                    .tables
-                    .steps_of(Color::White, t, sq)
-                    .iter()
-                    .any(|step| step.mode & M_MOVE != 0)
+                    .steps(Color::White, t, sq)
+                    .any(|step| step.mode().contains(StepMode::MOVE))
             })
         })
 }
@@ -155,7 +121,7 @@ impl Worker {
         id: usize,
         pos: Position,
         eval: Arc<Evaluator>,
-        movegen: Arc<FastGen>,
+        checks: Arc<CheckHints>,
         shared: Arc<Shared>,
         hist: History,
     ) -> Worker {
@@ -184,7 +150,7 @@ impl Worker {
             pos,
             rules,
             eval,
-            movegen,
+            checks,
             shared,
             nodes: 0,
             published: 0,
@@ -198,6 +164,9 @@ impl Worker {
             ],
             hist,
             bufs: (0..MAX_PLY + 2).map(|_| PickBuf::default()).collect(),
+            spare_buf: PickBuf::default(),
+            nmp_min_ply: 0,
+            nmp_side: None,
             scratch: MoveList::new(),
             lmr: reductions(),
             root_moves: Vec::new(),
@@ -208,6 +177,7 @@ impl Worker {
             smp: false,
             superseded: false,
             tm: None,
+            live: None,
             node_limit: None,
             null_ok,
             non_pawn,
@@ -217,13 +187,13 @@ impl Worker {
         }
     }
 
-    fn is_main(&self) -> bool {
+    pub(super) fn is_main(&self) -> bool {
         self.id == 0
     }
 
     /// Every 1024 nodes: publish the node count, look at the stop flags and clock.
     #[inline]
-    fn poll(&mut self) {
+    pub(super) fn poll(&mut self) {
         if self.nodes & 1023 != 0 {
             return;
         }
@@ -245,6 +215,9 @@ impl Worker {
                 if tm.hard_stop(self.nodes) {
                     self.stop_all();
                 }
+            }
+            if let Some(live) = &mut self.live {
+                live.poll(&self.pos);
             }
         }
         if self.node_limit.is_some_and(|n| self.nodes >= n) {
@@ -271,7 +244,7 @@ impl Worker {
     }
 
     /// Can the side to move pass safely (it has real pieces: zugzwang is unlikely)?
-    fn has_pieces(&self) -> bool {
+    pub(super) fn has_pieces(&self) -> bool {
         let us = self.pos.side_to_move();
         let mut ty = self.non_pawn;
         while ty != 0 {
@@ -286,7 +259,7 @@ impl Worker {
 
     /// Draw by the n-move rule or repetition inside the tree (the variant's values).
     #[inline]
-    fn rule_result(&self) -> Option<GameValue> {
+    pub(super) fn rule_result(&self) -> Option<GameValue> {
         let v = &self.rules.variant;
         let st = self.pos.state();
         if v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule && !self.pos.in_check() {
@@ -309,6 +282,7 @@ impl Worker {
         callback: Option<&super::Callback>,
     ) {
         self.tm = tm;
+        self.live = callback.and_then(|cb| Live::new(limits.live, cb, &self.pos));
         self.node_limit = if self.is_main() { limits.nodes } else { None };
         self.exhaustive = limits.mate.is_some();
         // Only the main thread obeys a depth limit: helpers go on until the main
@@ -461,545 +435,34 @@ impl Worker {
         }
     }
 
-    // ------------------------------------------------------------------ root
-
-    fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
-        let mut best = -INF;
-        let start = self.pv_index;
-        let n = self.root_moves.len();
-        let in_check = self.pos.in_check();
-        // Only moves searched in this round carry a score, so that an interrupted
-        // round never ranks a stale score above the first move's fresh one.
-        for rm in &mut self.root_moves[start + 1..] {
-            rm.score = -INF;
-        }
-        // Root moves another thread is searching are put off to the end (busy.rs).
-        let may_defer = self.smp && depth >= DEFER_DEPTH;
-        let key = self.pos.key();
-        let mut put_off = PutOff::<64>::new();
-        let mut fresh = start..n;
-        loop {
-            let (i, first_pass) = match fresh.next() {
-                Some(i) => (i, true),
-                None => match put_off.pop(&self.shared.busy, key) {
-                    Some((_, i)) => (i, false),
-                    None => break,
-                },
-            };
-            let m = self.root_moves[i].mv;
-            let busy_tag = may_defer.then(|| BusyMoves::tag(key, m));
-            if first_pass
-                && i > start
-                && busy_tag.is_some_and(|t| self.shared.busy.is_busy(t))
-                && put_off.push(m, i)
-            {
-                continue;
-            }
-            if let Some(tag) = busy_tag {
-                self.shared.busy.enter(tag);
-            }
-            let capture = self.rules.is_capture(&self.pos, m);
-            self.pos.make(m);
-            let gives_check = self.pos.in_check();
-            let new_depth = depth - 1 + gives_check as i32;
-            let mut score;
-            if i == start {
-                score = -self.search(-beta, -alpha, new_depth, 1, false);
-            } else {
-                let r = if !self.exhaustive
-                    && depth >= 3
-                    && !capture
-                    && !gives_check
-                    && !in_check
-                    && i > start + 3
-                {
-                    (self.lmr[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1)
-                } else {
-                    0
-                };
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
-                if score > alpha && r > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
-                }
-                if score > alpha && score < beta {
-                    score = -self.search(-beta, -alpha, new_depth, 1, false);
-                }
-            }
-            self.pos.unmake();
-            if let Some(tag) = busy_tag {
-                self.shared.busy.leave(tag);
-            }
-            if self.stopped {
-                // An unfinished search says nothing, except that the first move's
-                // result is still usable if it was completed.
-                return best;
-            }
-            let rm = &mut self.root_moves[i];
-            if i == start || score > alpha {
-                rm.score = score;
-                rm.pv.clear();
-                rm.pv.push(m);
-                rm.pv.extend_from_slice(&self.stack[1].pv);
-            } else {
-                rm.score = -INF;
-            }
-            if score > best {
-                best = score;
-            }
-            if score > alpha {
-                alpha = score;
-                if score >= beta {
-                    break;
-                }
-            }
-        }
-        best
-    }
-
-    // ------------------------------------------------------------------ main search
-
-    fn search(
-        &mut self,
-        mut alpha: i32,
-        mut beta: i32,
-        depth: i32,
-        ply: usize,
-        cut_node: bool,
-    ) -> i32 {
-        if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, true);
-        }
-        let pv_node = beta - alpha > 1;
-        self.nodes += 1;
-        self.poll();
-        if self.stopped {
-            return 0;
-        }
-        self.stack[ply].pv.clear();
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(r) = movegen::immediate_result(&self.pos) {
-            return value_score(r, ply);
-        }
-        if let Some(r) = self.rule_result() {
-            return value_score(r, ply);
-        }
-        if ply >= MAX_PLY {
-            return self.eval.evaluate(&self.pos);
-        }
-        // Mate distance pruning: no line from here beats a faster mate already found.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-
-        let key = self.pos.key();
-        let in_check = self.pos.in_check();
-        let tt = self.shared.tt.probe(key);
-        let tt_move = tt.map(|t| t.mv).unwrap_or(Move::NONE);
-        if let Some(t) = tt {
-            let s = from_tt(t.score, ply);
-            if !pv_node
-                && t.depth >= depth
-                && match t.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                }
-            {
-                return s;
-            }
-        }
-
-        let static_eval = if in_check {
-            -INF
-        } else if let Some(t) = tt {
-            t.eval
-        } else {
-            self.eval.evaluate(&self.pos)
-        };
-        // Use the table's score as a sharper static estimate when its bound allows.
-        let eval = match tt {
-            Some(t) if !in_check && t.score.abs() < MATE_BOUND => {
-                let s = t.score;
-                match t.bound {
-                    Bound::Exact => s,
-                    Bound::Lower if s > static_eval => s,
-                    Bound::Upper if s < static_eval => s,
-                    _ => static_eval,
-                }
-            }
-            _ => static_eval,
-        };
-        self.stack[ply].eval = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
-        self.stack[ply + 1].killers = [Move::NONE; 2];
-
-        if !pv_node && !in_check && !self.exhaustive {
-            // Reverse futility: far above beta near the leaves, stand.
-            if depth <= 6
-                && eval - 90 * (depth - improving as i32) >= beta
-                && eval.abs() < MATE_BOUND
-            {
-                return eval;
-            }
-            // Null move: give the opponent a free move; if we still beat beta, cut.
-            if self.null_ok
-                && depth >= 2
-                && eval >= beta
-                && static_eval >= beta - 20 * depth
-                && !self.stack[ply - 1].null
-                && beta.abs() < MATE_BOUND
-                && self.has_pieces()
-            {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                self.stack[ply].null = true;
-                self.pos.make_null();
-                let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
-                self.pos.unmake_null();
-                self.stack[ply].null = false;
-                if self.stopped {
-                    return 0;
-                }
-                if s >= beta {
-                    return if s >= MATE_BOUND { beta } else { s };
-                }
-            }
-        }
-        // No hash move in a PV or cut node: search a little shallower (the table
-        // will have a move next time).
-        let depth = if !self.exhaustive && tt_move.is_none() && depth >= 4 && (pv_node || cut_node)
+    /// `m` was just made and gives check: does it keep its material? Only such checks
+    /// are extended: a check by a piece that is simply taken back proves nothing (in
+    /// drop games most checks are of that kind).
+    pub(super) fn safe_check(&mut self, m: Move) -> bool {
+        if !self
+            .rules
+            .attacked_by(&self.pos, m.to(), self.pos.side_to_move())
         {
-            depth - 1
-        } else {
-            depth
-        };
-
-        let us = self.pos.side_to_move() as usize;
-        let prev_slot = last_mover(&self.pos)
-            .map(|p| History::counter_slot(p, self.pos.state().last_move.to()));
-        let counter = self.hist.counter(prev_slot);
-        let all_at_once = in_check || self.rules.variant.must_capture;
-        let buf = std::mem::take(&mut self.bufs[ply]);
-        let mut picker =
-            MovePicker::new(buf, tt_move, self.stack[ply].killers, counter, all_at_once);
-        let info = self.rules.node_info(&self.pos);
-
-        let mut best = -INF;
-        let mut best_move = Move::NONE;
-        // Legal moves met so far.
-        let mut legal_moves = 0;
-        let mut quiets: [Move; 64] = [Move::NONE; 64];
-        let mut n_quiets = 0;
-        // Moves another thread is searching are put off to the end (busy.rs).
-        let may_defer = self.smp && depth >= DEFER_DEPTH;
-        let mut put_off = PutOff::<32>::new();
-        let mut picker_done = false;
-        loop {
-            // `legal`: the move's number among the legal moves.
-            let (m, legal, first_pass) = if !picker_done
-                && let Some(m) = picker.next(
-                    &self.rules,
-                    &self.movegen,
-                    &mut self.pos,
-                    &self.eval,
-                    &self.hist,
-                    &mut self.scratch,
-                ) {
-                if !self.rules.is_legal_with(&mut self.pos, m, &info) {
-                    continue;
-                }
-                legal_moves += 1;
-                (m, legal_moves, true)
-            } else if let Some((m, number)) = put_off.pop(&self.shared.busy, key) {
-                picker_done = true;
-                (m, number, false)
-            } else {
-                break;
-            };
-            let busy_tag = may_defer.then(|| BusyMoves::tag(key, m));
-            if first_pass
-                && legal > 1
-                && busy_tag.is_some_and(|t| self.shared.busy.is_busy(t))
-                && put_off.push(m, legal)
-            {
-                continue;
-            }
-            let capture = self.rules.is_capture(&self.pos, m);
-            let quiet = !capture && m.kind() != MoveKind::Promotion;
-            let is_killer = self.stack[ply].killers.contains(&m) || m == counter;
-            // Late-move pruning and futility need to know if the move checks: decided
-            // after making it.
-            let prune_candidate = !self.exhaustive
-                && !pv_node
-                && !in_check
-                && quiet
-                && best > -MATE_BOUND
-                && legal > 1;
-            self.pos.make(m);
-            let gives_check = self.pos.in_check();
-            if prune_candidate && !gives_check {
-                let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
-                let futile = depth <= 5 && static_eval + 100 + 100 * depth <= alpha;
-                if (depth <= 6 && legal > lmp_limit as usize) || futile {
-                    self.pos.unmake();
-                    if n_quiets < quiets.len() {
-                        quiets[n_quiets] = m;
-                        n_quiets += 1;
-                    }
-                    continue;
-                }
-            }
-            let ext = (gives_check && (ply as i32) < 2 * self.root_depth) as i32;
-            let new_depth = depth - 1 + ext;
-            if let Some(tag) = busy_tag {
-                self.shared.busy.enter(tag);
-            }
-            let mut score;
-            if legal == 1 {
-                score = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
-            } else {
-                let mut r = 0;
-                if !self.exhaustive
-                    && depth >= 3
-                    && legal > 1 + pv_node as usize
-                    && (quiet || !pv_node)
-                    && !gives_check
-                {
-                    r = self.lmr[depth.min(63) as usize][legal.min(63)];
-                    r += cut_node as i32;
-                    r -= pv_node as i32;
-                    r -= is_killer as i32;
-                    r += (!improving) as i32;
-                    if quiet {
-                        r -= self.hist.score(us, m) / (HISTORY_MAX / 2);
-                    } else {
-                        r -= 1;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if score > alpha && r > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-                }
-                if pv_node && score > alpha && score < beta {
-                    score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
-                }
-            }
-            self.pos.unmake();
-            if let Some(tag) = busy_tag {
-                self.shared.busy.leave(tag);
-            }
-            if self.stopped {
-                self.bufs[ply] = picker.into_buf();
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    if pv_node {
-                        let (head, tail) = self.stack.split_at_mut(ply + 1);
-                        let pv = &mut head[ply].pv;
-                        pv.clear();
-                        pv.push(m);
-                        pv.extend_from_slice(&tail[0].pv);
-                    }
-                    if score >= beta {
-                        if quiet {
-                            self.reward_quiet(ply, m, depth, &quiets[..n_quiets], prev_slot);
-                        }
-                        break;
-                    }
-                    alpha = score;
-                }
-            }
-            if quiet && n_quiets < quiets.len() {
-                quiets[n_quiets] = m;
-                n_quiets += 1;
-            }
+            return true;
         }
-        self.bufs[ply] = picker.into_buf();
-
-        if legal_moves == 0 {
-            return value_score(rules::no_moves_value(&self.pos), ply);
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if pv_node && !best_move.is_none() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.shared.tt.store(
-            key,
-            best_move,
-            to_tt(best, ply),
-            static_eval.clamp(-INF, INF),
-            depth,
-            bound,
-        );
-        best
+        self.pos.unmake();
+        let safe = self.rules.see_ge(&self.pos, m, 0, self.eval.see_values());
+        self.pos.make(m);
+        safe
     }
 
-    fn reward_quiet(
-        &mut self,
-        ply: usize,
-        m: Move,
-        depth: i32,
-        tried: &[Move],
-        prev_slot: Option<usize>,
-    ) {
-        let us = self.pos.side_to_move() as usize;
-        let bonus = (depth * depth * 16).min(HISTORY_MAX / 2);
-        self.hist.update(us, m, bonus);
-        for &q in tried {
-            if q != m {
-                self.hist.update(us, q, -bonus);
-            }
-        }
-        let k = &mut self.stack[ply].killers;
-        if k[0] != m {
-            k[1] = k[0];
-            k[0] = m;
-        }
-        self.hist.set_counter(prev_slot, m);
+    /// The principal variation at `ply` becomes `m` followed by the child's.
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.stack.split_at_mut(ply + 1);
+        let pv = &mut head[ply].pv;
+        pv.clear();
+        pv.push(m);
+        pv.extend_from_slice(&tail[0].pv);
     }
 
-    // ------------------------------------------------------------------ quiescence
-
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
-        self.nodes += 1;
-        self.poll();
-        if self.stopped {
-            return 0;
-        }
-        self.stack[ply].pv.clear();
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(r) = movegen::immediate_result(&self.pos) {
-            return value_score(r, ply);
-        }
-        if ply >= MAX_PLY || !self.quiet_moves_exist {
-            return self.eval.evaluate(&self.pos);
-        }
-        let in_check = self.pos.in_check();
-        let key = self.pos.key();
-        let tt = self.shared.tt.probe(key);
-        let pv_node = beta - alpha > 1;
-        if let Some(t) = tt {
-            let s = from_tt(t.score, ply);
-            if !pv_node
-                && match t.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                }
-            {
-                return s;
-            }
-        }
-        let mut best = -INF;
-        let mut static_eval = -INF;
-        if !in_check {
-            static_eval = match tt {
-                Some(t) => t.eval,
-                None => self.eval.evaluate_window(&self.pos, alpha, beta),
-            };
-            best = static_eval;
-            if best >= beta {
-                return best;
-            }
-            alpha = alpha.max(best);
-        }
-        let tt_move = tt.map(|t| t.mv).unwrap_or(Move::NONE);
-        let buf = std::mem::take(&mut self.bufs[ply]);
-        let mut picker = MovePicker::new_qsearch(buf, tt_move, in_check, checks);
-        let info = self.rules.node_info(&self.pos);
-        let mut legal = 0;
-        let mut best_move = Move::NONE;
-        while let Some(m) = picker.next(
-            &self.rules,
-            &self.movegen,
-            &mut self.pos,
-            &self.eval,
-            &self.hist,
-            &mut self.scratch,
-        ) {
-            if !self.rules.is_legal_with(&mut self.pos, m, &info) {
-                continue;
-            }
-            legal += 1;
-            if !in_check && m.kind() != MoveKind::Promotion && !m.is_drop() {
-                // Delta pruning: even winning the victim outright cannot reach alpha.
-                let p = self.pos.piece_at(m.to());
-                // (In drop games the victim also goes to the capturer's hand.)
-                let victim = if p.is_some() { p.kind() } else { 0 };
-                let gain = self.eval.value(victim) * if self.captures_to_hand { 2 } else { 1 };
-                if static_eval + gain + 200 <= alpha && !m.has_extra() {
-                    continue;
-                }
-            }
-            self.pos.make(m);
-            let score = -self.qsearch(-beta, -alpha, ply + 1, false);
-            self.pos.unmake();
-            if self.stopped {
-                self.bufs[ply] = picker.into_buf();
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    if pv_node {
-                        let (head, tail) = self.stack.split_at_mut(ply + 1);
-                        let pv = &mut head[ply].pv;
-                        pv.clear();
-                        pv.push(m);
-                        pv.extend_from_slice(&tail[0].pv);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                }
-            }
-        }
-        self.bufs[ply] = picker.into_buf();
-        if in_check && legal == 0 {
-            return value_score(rules::no_moves_value(&self.pos), ply);
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Upper
-        };
-        self.shared.tt.store(
-            key,
-            best_move,
-            to_tt(best, ply),
-            static_eval.clamp(-INF, INF),
-            0,
-            bound,
-        );
-        best
+    /// Continuation rows of the moves one, two and four plies before `ply`.
+    pub(super) fn cont_rows(&self, ply: usize) -> [Option<usize>; 3] {
+        let back = |n: usize| ply.checked_sub(n).and_then(|p| self.stack[p].cont_row);
+        [back(1), back(2), back(4)]
     }
-}
-
-/// Legal root moves of `pos` after the limits' filters.
-pub fn root_moves(pos: &mut Position, limits: &Limits) -> Vec<RootMove> {
-    let rules = pos.rules().clone();
-    let mut list = MoveList::new();
-    rules.generate_legal(pos, &mut list);
-    list.iter()
-        .filter(|m| {
-            (limits.search_moves.is_empty() || limits.search_moves.contains(m))
-                && !limits.exclude_moves.contains(m)
-        })
-        .map(|&mv| RootMove {
-            mv,
-            score: -INF,
-            prev_score: -INF,
-            pv: vec![mv],
-        })
-        .collect()
 }

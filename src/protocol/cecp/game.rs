@@ -214,6 +214,8 @@ impl Session {
         self.out.line("");
     }
 
+    /// `stat01 TIME NODES DEPTH MOVES-LEFT MOVES-TOTAL [MOVE]`: the move being searched
+    /// once the search has reported it (after its first second).
     pub(super) fn stat(&mut self) {
         if self.activity != Activity::Analyze {
             return;
@@ -224,8 +226,21 @@ impl Session {
             .as_ref()
             .map_or((0, 0), |i| (i.nodes, i.depth));
         let cs = self.search_started.elapsed().as_millis() / 10;
+        let current = match self.curr_move {
+            Some((m, number)) => {
+                let text = wire::cecp_text(self.ctl.position(), m, &self.xb);
+                format!("{} {total} {text}", total.saturating_sub(number))
+            }
+            None => format!("0 {total}"),
+        };
         self.out
-            .line(&format!("stat01 {cs} {nodes} {depth} 0 {total}"));
+            .line(&format!("stat01 {cs} {nodes} {depth} {current}"));
+    }
+
+    /// The opponent changed (`name`, `rating`, `computer`): say so in debug mode.
+    pub(super) fn opponent_changed(&mut self) {
+        let text = format!("opponent: {}", self.settings.opponent);
+        self.debug_line(&text);
     }
 
     pub(super) fn option(&mut self, name: &str, value: Option<&str>, line: &str) {

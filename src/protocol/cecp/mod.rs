@@ -74,6 +74,8 @@ pub struct Session {
     /// Stop a thinking search at this instant whatever it is doing.
     deadline: Option<Instant>,
     last_info: Option<Info>,
+    /// The root move the search is on and its number (for `.`), once reported.
+    curr_move: Option<(Move, usize)>,
     clock: Clock,
     post: bool,
     ponder: bool,
@@ -114,6 +116,7 @@ impl Session {
             search_started: Instant::now(),
             deadline: None,
             last_info: None,
+            curr_move: None,
             clock: Clock::default(),
             post: false,
             ponder: false,
@@ -273,7 +276,9 @@ impl Session {
                 }
             }
             Draw => self.draw_offered = true,
-            Random | Info | Accepted(_) | Rejected(_) => self.execute(cmd.clone(), line),
+            Random | Info | Accepted(_) | Rejected(_) | Name(_) | Rating(_) | Computer => {
+                self.execute(cmd.clone(), line)
+            }
             Cores(n) => self.pending_threads = Some(*n),
             Memory(mb) => self.pending_hash = Some(*mb),
             Bk | Hint | Lift(_) | Put(_) | Hover(_) => self.execute(cmd.clone(), line),
@@ -333,6 +338,18 @@ impl Session {
                 }
             }
             Rejected(_) | Info => {}
+            Name(name) => {
+                self.settings.opponent.name = name;
+                self.opponent_changed();
+            }
+            Rating(elo) => {
+                self.settings.opponent.elo = elo;
+                self.opponent_changed();
+            }
+            Computer => {
+                self.settings.opponent.computer = Some(true);
+                self.opponent_changed();
+            }
             New => self.new_game(),
             Variant(name) => self.variant(&name, line),
             Quit => self.ctl.quit(),
