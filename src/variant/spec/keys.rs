@@ -62,7 +62,8 @@ const BOARD_KEYS: &[(&str, Read)] = &[
 
 /// Why the unsupported keys that belong to one rule are refused (one text per rule).
 const PETRIFY: &str = "petrification (capturing pieces turn into wall squares) is not supported";
-const ENCLOSING: &str = "enclosing drops and flipping (reversi rules) are not supported";
+const ENCLOSING: &str = "drop placement rules (reversi, ataxx, snort, connect-four style) and \
+     flipping enclosed pieces are not supported";
 const WALLS: &str = "walling moves (a move and a wall square, as in duck chess) are not supported";
 const CONNECT: &str = "connect-N wins (pieces in a row) are not supported";
 
