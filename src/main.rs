@@ -11,7 +11,7 @@ use menagerie::movegen::{notation, perft, perft_divide};
 use menagerie::search::Score;
 use menagerie::search::bench::{self, BenchSpec};
 use menagerie::types::RankNumbering;
-use menagerie::variant::VariantSet;
+use menagerie::variant::{UnknownVariant, VariantSet};
 use menagerie::xbetza::Dialect;
 use std::io::Write;
 use std::path::PathBuf;
@@ -224,9 +224,10 @@ fn load(files: &[PathBuf]) -> VariantSet {
 
 /// The rules of one variant of the built-in set plus `files`.
 fn load_rules(files: &[PathBuf], variant: &str) -> Result<Arc<Ruleset>, Failed> {
-    match load(files).get(variant) {
-        Some(v) => Ok(Ruleset::new(v)),
-        None => Err(fail(format!("unknown variant '{variant}'"))),
+    match load(files).find(variant) {
+        Ok(v) => Ok(Ruleset::new(v)),
+        Err(UnknownVariant::NotLoaded(_)) => Err(fail(format!("unknown variant '{variant}'"))),
+        Err(e) => Err(fail(e.to_string())),
     }
 }
 

@@ -78,6 +78,35 @@ fn perft_refuses_bad_moves_and_variants() {
     assert_eq!(stderr(&o), "error: unknown variant 'atlantis'\n");
 }
 
+/// `normal` is chess on the command line as in UCI and CECP (the alias table,
+/// src/variant/names.rs).
+#[test]
+fn perft_and_bench_take_normal_for_chess() {
+    let o = menagerie(&["perft", "3", "--variant", "normal"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).ends_with("Nodes searched: 8902\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = menagerie(&["bench", "1", "--variant", "normal"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(" chess "), "{}", stdout(&o));
+    let o = menagerie(&["perft", "1", "--variant", "supply"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("error: supply: two-board games are not supported"),
+        "{}",
+        stderr(&o)
+    );
+    let o = menagerie(&["bench", "1", "--variant", "atlantis"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "error: no variant called 'atlantis' is loaded\n"
+    );
+}
+
 #[test]
 fn moves_of_a_piece() {
     let o = menagerie(&["moves", "N", "--square", "a1"]);

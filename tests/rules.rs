@@ -136,6 +136,60 @@ fn flags_and_check_counting() {
     assert_eq!(immediate_result(&p), Some(GameValue::Loss));
 }
 
+/// Shatar (shatarMateRule): a mate counts only after a shak (a check by a knight,
+/// rook or bers) in the run of checks; a mate by knights alone counts for the mated
+/// side. The values are pyffish's game_result after the same moves.
+#[test]
+fn shatar_mates() {
+    let mated = |fen: &str, moves: &str| {
+        let mut p = pos("shatar", fen);
+        play(&mut p, moves);
+        assert_eq!(legal_count(&mut p), 0, "{fen} {moves}");
+        no_moves_value(&p)
+    };
+    // A rook mate is a shak: it counts.
+    assert_eq!(
+        mated("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8"),
+        GameValue::Loss
+    );
+    // A bishop mate with no shak before it: niol, a draw.
+    assert_eq!(
+        mated("6bk/7p/8/8/8/8/1B6/6K1 w - - 0 1", "b2e5"),
+        GameValue::Draw
+    );
+    // The same kind of bishop mate after a rook check in the same run: it counts...
+    let shak_first = "7k/pB6/5P2/6K1/8/8/8/3R4 w - - 0 1";
+    assert_eq!(mated(shak_first, "d1d8 h8h7 b7e4"), GameValue::Loss);
+    // ...but not when the position is set up without that history.
+    assert_eq!(
+        mated("3R4/p6k/5P2/6K1/4B3/8/8/8 b - - 3 2", ""),
+        GameValue::Draw
+    );
+    // A smothered mate by the knight alone.
+    assert_eq!(
+        mated("6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1", "g5f7"),
+        GameValue::Win
+    );
+}
+
+/// Dobutsu (flagPieceSafe): a lion on the last rank wins only where no enemy piece
+/// attacks it; if both lions stand safe on their goals, the game is drawn. The values
+/// are pyffish's is_immediate_game_end.
+#[test]
+fn a_flag_piece_must_be_safe() {
+    let end = |fen| immediate_result(&pos("dobutsu", fen));
+    // White's lion on a4 is attacked by the giraffe: the game goes on.
+    assert_eq!(end("Lgl/3/3/E1G[] b - - 0 1"), None);
+    // Not attacked: Black (to move) has lost; White (to move: it survived) has won.
+    assert_eq!(end("L1l/3/1g1/E1G[] b - - 0 1"), Some(GameValue::Loss));
+    assert_eq!(end("L1l/3/1g1/E1G[] w - - 0 1"), Some(GameValue::Win));
+    // Black's lion reached b1 too, but White's giraffe attacks it.
+    assert_eq!(end("L2/3/3/1lG[] w - - 0 1"), Some(GameValue::Win));
+    // Both safe: a draw, whoever is to move.
+    assert_eq!(end("L2/3/3/1l1[] w - - 0 1"), Some(GameValue::Draw));
+    assert_eq!(end("L2/3/3/1l1[] b - - 0 1"), Some(GameValue::Draw));
+}
+
 #[test]
 fn shogi_pawn_drop_mate_loses_for_the_dropper() {
     let mut p = pos("shogi", "R3k3R/9/4G4/9/9/9/9/9/4K4[P] w - - 0 1");
@@ -174,6 +228,41 @@ fn repetition_and_move_rules() {
     assert_eq!(optional_result(&p, || true), Some(GameValue::Draw));
     let p = pos("chess", "4k3/8/8/8/8/8/8/4K2R w K - 99 80");
     assert_eq!(optional_result(&p, || true), None);
+}
+
+/// Armageddon (materialCounting = blackdrawodds): every draw by the rules is a win
+/// for Black, whoever is to move; the values agree with pyffish's game_result and
+/// is_optional_game_end.
+#[test]
+fn draw_odds_decide_drawn_games() {
+    // Stalemate, Black to move (pyffish: +32000) and White to move (-32000).
+    assert_eq!(
+        end_value("armageddon", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+        GameValue::Win
+    );
+    assert_eq!(
+        end_value("armageddon", "7K/5q2/6k1/8/8/8/8/8 w - - 0 1"),
+        GameValue::Loss
+    );
+    // Repetition: back at the start, White to move.
+    let r = rules("armageddon");
+    let mut p = Position::start(&r);
+    play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(optional_result(&p, || true), Some(GameValue::Loss));
+    // The 50-move rule, with either side to move.
+    let mut p = pos("armageddon", "8/8/4k3/8/8/3K4/8/R7 w - - 99 80");
+    play(&mut p, "a1a2");
+    assert_eq!(optional_result(&p, || true), Some(GameValue::Win));
+    play(&mut p, "e6e5");
+    assert_eq!(optional_result(&p, || true), Some(GameValue::Loss));
+    // A checkmate stays a checkmate.
+    assert_eq!(
+        end_value(
+            "armageddon",
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+        ),
+        GameValue::Loss
+    );
 }
 
 #[test]

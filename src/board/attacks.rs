@@ -11,7 +11,44 @@ impl Ruleset {
     /// the other one).
     pub fn in_check(&self, pos: &Position) -> bool {
         let us = pos.side_to_move();
-        self.royal_attacked(pos, us) || (self.pseudo_royal && self.pseudo_royal_attacked(pos, us))
+        self.royal_attacked(pos, us)
+            || (self.pseudo_royal && self.pseudo_royal_attacked(pos, us))
+            || (self.variant.duple_check && self.duple_checked(pos, us))
+    }
+
+    /// The pieces giving check to the side to move's royal pieces.
+    pub fn checkers(&self, pos: &Position) -> SquareSet {
+        let us = pos.side_to_move();
+        pos.royals(us).iter().fold(SquareSet::EMPTY, |s, k| {
+            s.or(&self.attackers_to(pos, k, us.flip()))
+        })
+    }
+
+    /// Shatar: is the check on the side to move a shak (one of the checkers a
+    /// knight, rook or bers)?
+    pub fn is_shak(&self, pos: &Position) -> bool {
+        self.shak_types != 0
+            && self
+                .checkers(pos)
+                .iter()
+                .any(|sq| self.shak_types & 1u64 << pos.piece_at(sq).kind() != 0)
+    }
+
+    /// Duple check: `c` has pieces of the extinction types on the board and every one
+    /// of them is attacked (touching enemy pseudo-royals protect, as for check).
+    pub fn duple_checked(&self, pos: &Position, c: Color) -> bool {
+        let mut ours = SquareSet::EMPTY;
+        let mut ty = self.variant.extinction_piece_types;
+        while ty != 0 {
+            let t = ty.trailing_zeros() as PieceType;
+            ty &= ty - 1;
+            ours |= pos.pieces_of(c, t);
+        }
+        let theirs = self.pseudo_royals(pos, c.flip());
+        !ours.is_empty()
+            && ours
+                .iter()
+                .all(|sq| self.any_attacked(pos, c, SquareSet::single(sq), theirs))
     }
 
     /// Is any royal piece of `c` attacked?
@@ -117,9 +154,27 @@ impl Ruleset {
         }
         let complex = t.complex_attackers[by as usize];
         if complex != 0 {
-            return self.complex_attack(pos, target, by, complex);
+            return self.complex_attack(pos, target, by, complex, true) != SquareSet::EMPTY;
         }
         false
+    }
+
+    /// The pieces of colour `by` that attack `target` in the sense of
+    /// [`attacked_by`](Self::attacked_by): the pieces giving check, when it holds a
+    /// royal piece.
+    pub fn attackers_to(&self, pos: &Position, target: Square, by: Color) -> SquareSet {
+        let occupied = pos.occupied();
+        let mut s = SquareSet::EMPTY;
+        for p in self.tables.probes_of(by, target) {
+            if let Some(sq) = self.probe_attacker(pos, p, by, &occupied) {
+                s.insert(sq);
+            }
+        }
+        let complex = self.tables.complex_attackers[by as usize];
+        if complex != 0 {
+            s = s.or(&self.complex_attack(pos, target, by, complex, false));
+        }
+        s
     }
 
     #[inline]
@@ -183,8 +238,17 @@ impl Ruleset {
     }
 
     /// Attacks by pieces whose captures the probes cannot describe: generate them.
-    fn complex_attack(&self, pos: &Position, target: Square, by: Color, types: u64) -> bool {
+    /// The attackers' squares (only the first one found when `first_only`).
+    fn complex_attack(
+        &self,
+        pos: &Position,
+        target: Square,
+        by: Color,
+        types: u64,
+        first_only: bool,
+    ) -> SquareSet {
         let mut list = MoveList::new();
+        let mut attackers = SquareSet::EMPTY;
         let mut ty = types;
         while ty != 0 {
             let t = ty.trailing_zeros() as u8;
@@ -194,14 +258,18 @@ impl Ruleset {
             for from in pos.pieces_of(by, t).and(&reach).iter() {
                 list.clear();
                 self.piece_moves(pos, by, from, &mut list, true);
-                for m in list.iter() {
-                    let hits_target = m.to() == target && m.kind() != MoveKind::Drop;
-                    if hits_target || m.extras().any(|(s, c)| c && s == target) {
-                        return true;
+                let hits = list.iter().any(|m| {
+                    (m.to() == target && m.kind() != MoveKind::Drop)
+                        || m.extras().any(|(s, c)| c && s == target)
+                });
+                if hits {
+                    attackers.insert(from);
+                    if first_only {
+                        return attackers;
                     }
                 }
             }
         }
-        false
+        attackers
     }
 }

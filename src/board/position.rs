@@ -32,6 +32,8 @@ pub struct StateInfo {
     pub checks_remaining: [u8; 2],
     /// True when the side to move is in check (royal attacked).
     pub in_check: bool,
+    /// Shatar: the check is a shak (given by a knight, rook or bers).
+    pub shak: bool,
     /// The move that led here.
     pub last_move: Move,
     /// The piece captured by that move on its destination (or en passant), if any.
@@ -104,6 +106,7 @@ impl Position {
                     plies_from_null: 0,
                     checks_remaining: [0; 2],
                     in_check: false,
+                    shak: false,
                     last_move: Move::NONE,
                     captured: Piece::NONE,
                     change_start: 0,
@@ -241,6 +244,7 @@ impl Position {
     pub(crate) fn finish_setup(&mut self) {
         let in_check = self.rules.in_check(self);
         self.board.st.in_check = in_check;
+        self.board.st.shak = in_check && self.rules.is_shak(self);
         self.clear_history();
     }
 
@@ -286,6 +290,7 @@ impl Position {
             self.board.set_checks_remaining(us, r.saturating_sub(1));
         }
         self.board.st.in_check = gives_check;
+        self.board.st.shak = gives_check && rules.is_shak(self);
     }
 
     /// Take back the last move made with [`make`](Self::make).

@@ -29,6 +29,11 @@ pub struct Ruleset {
     pub multi_leg_types: TypeSet,
     /// Castling distance given by an `O` atom in the king's XBetza, if any.
     pub castle_distance: Option<u8>,
+    /// Shatar: the types whose checks are shaks (knight, rook, bers), and the
+    /// knight, whose mates alone do not count. Empty unless the variant has
+    /// shatarMateRule.
+    pub shak_types: TypeSet,
+    pub knight_types: TypeSet,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -60,6 +65,7 @@ impl Ruleset {
                 })
         });
         let simple_legality = !pseudo_royal
+            && !variant.duple_check
             && !variant.blast_on_capture
             && variant.checking
             && variant.drop_checks
@@ -69,6 +75,16 @@ impl Ruleset {
             && tables.complex_attackers == [0, 0]
             && !variant.pass_on_stalemate[0]
             && !variant.pass_on_stalemate[1];
+        let types_of = |slots: &[&str]| {
+            variant
+                .pieces
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| variant.shatar_mate_rule && slots.contains(&p.slot.as_str()))
+                .fold(0, |a, (i, _)| a | 1u64 << i)
+        };
+        let shak_types = types_of(&["knight", "rook", "bers"]);
+        let knight_types = types_of(&["knight"]);
         let drop_squares = DropSquares::new(&variant, &tables, pawn_type);
         Arc::new(Ruleset {
             variant,
@@ -80,6 +96,8 @@ impl Ruleset {
             pseudo_royal,
             multi_leg_types,
             castle_distance,
+            shak_types,
+            knight_types,
         })
     }
 

@@ -139,7 +139,7 @@ impl Ruleset {
     /// The square of the piece the probe finds under occupancy `occ`, if it is a
     /// suitable attacker of colour `by`.
     #[inline]
-    fn probe_attacker(
+    pub(super) fn probe_attacker(
         &self,
         pos: &Position,
         p: &Probe,

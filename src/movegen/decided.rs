@@ -14,7 +14,9 @@ fn total_with_hand(pos: &Position, c: Color) -> u32 {
     pos.pieces(c).count() + pos.hand_total(c)
 }
 
-/// Is the flag region reached by `c`?
+/// Is the flag region reached by `c`? With flagPieceSafe a flag piece under attack
+/// does not count while exactly the required number is in the region (with flagMove
+/// only for the side that just moved: the other may still be saved by its move).
 pub fn flag_reached(pos: &Position, c: Color) -> bool {
     let v = pos.variant();
     let region = v.flag_region[c as usize];
@@ -26,9 +28,18 @@ pub fn flag_reached(pos: &Position, c: Color) -> bool {
         None => pos.pieces(c),
     };
     let inside = pieces.and(&region);
-    !inside.is_empty()
+    let reached = !inside.is_empty()
         && (inside.count() >= v.flag_piece_count
-            || (v.flag_piece_blocked_win && region.minus(&pos.occupied()).is_empty()))
+            || (v.flag_piece_blocked_win && region.minus(&pos.occupied()).is_empty()));
+    if reached
+        && v.flag_piece_safe
+        && (!v.flag_move || c != pos.side_to_move())
+        && inside.count() == v.flag_piece_count
+    {
+        let rules = pos.rules();
+        return !inside.iter().any(|sq| rules.attacked_by(pos, sq, c.flip()));
+    }
+    reached
 }
 
 /// A result that ends the game before the side to move plays (then it has no moves).
@@ -64,11 +75,14 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
             }
         }
     }
-    // Capture the flag: with flagMove the other side gets one more move.
-    if v.flag_move && flag_reached(pos, us) {
+    // Capture the flag: with flagMove the other side gets one more move; with
+    // flagPieceSafe a flag piece that survived the move after it arrived wins.
+    if (v.flag_move || v.flag_piece_safe) && flag_reached(pos, us) {
         let is_king_flag =
             v.flag_piece[them as usize].is_some_and(|t| pos.rules().royal_types & 1u64 << t != 0);
-        let draw = us == Color::White && is_king_flag && flag_reached(pos, them);
+        let draw = ((v.flag_move && us == Color::White && is_king_flag)
+            || (v.flag_piece_safe && !v.flag_move))
+            && flag_reached(pos, them);
         return Some(if draw {
             GameValue::Draw
         } else {
@@ -77,7 +91,7 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
     }
     let royal_flag =
         v.flag_piece[us as usize].is_some_and(|t| pos.rules().royal_types & 1u64 << t != 0);
-    if (!v.flag_move || royal_flag) && flag_reached(pos, them) {
+    if (!v.flag_move || v.flag_piece_safe || royal_flag) && flag_reached(pos, them) {
         // Racing kings: Black may still draw by also reaching the flag region.
         if v.flag_move
             && royal_flag

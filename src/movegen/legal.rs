@@ -241,6 +241,15 @@ impl Ruleset {
             }
             _ => {}
         }
+        if v.makpong_rule
+            && m.kind() == MoveKind::Normal
+            && pos.in_check()
+            && self.royal_types & 1u64 << pos.piece_at(m.from()).kind() != 0
+            && self.attackers_to(pos, m.from(), them) != SquareSet::single(m.to())
+        {
+            // Makpong: the king in check may only capture the one piece checking it.
+            return false;
+        }
         if v.must_drop
             && let Some(illegal) = self.must_drop_violation(pos, m)
         {
@@ -266,7 +275,8 @@ impl Ruleset {
         };
         pos.make(m);
         let mut ok = before.is_none_or(|b| self.pseudo_royals_safe(pos, us, &b, m))
-            && !self.royal_attacked(pos, us);
+            && !self.royal_attacked(pos, us)
+            && !(v.duple_check && self.duple_checked(pos, us));
         if ok && (!v.checking || (!v.drop_checks && m.is_drop())) && pos.in_check() {
             ok = false;
         }

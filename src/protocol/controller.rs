@@ -107,16 +107,14 @@ impl Controller {
 
     /// Switch to a loaded variant, at its start position.
     pub fn select_variant(&mut self, name: &str) -> Result<(), String> {
-        let Some(v) = self.variants.get(name) else {
-            return Err(format!("no variant called '{name}' is loaded"));
-        };
+        let v = self.variants.find(name).map_err(|e| e.to_string())?;
         self.searcher.stop();
         // Compiling the move tables takes a moment; GUIs re-select the same variant
         // before every search (UCI_Variant).
         if !Arc::ptr_eq(&v, &self.rules.variant) {
             self.rules = Ruleset::new(v);
         }
-        self.book = Book::builtin(name);
+        self.book = Book::builtin(&self.rules.variant.name);
         self.reset();
         Ok(())
     }

@@ -4,7 +4,7 @@
 
 use menagerie::board::Position;
 use menagerie::types::{Color, MoveList};
-use menagerie::variant::GameValue;
+use menagerie::variant::{GameValue, MaterialCounting, Variant};
 use menagerie::{movegen, rules};
 
 /// A finished game: the result from White's point of view and a reason.
@@ -62,9 +62,15 @@ pub fn judge(pos: &mut Position) -> Option<GameEnd> {
         let value = rules::no_moves_value(pos);
         let in_check = pos.in_check();
         return GameEnd::new(pos, value, |winner| match (value, in_check) {
-            (GameValue::Draw, _) => "Stalemate".to_string(),
+            (GameValue::Draw, false) => "Stalemate".to_string(),
+            (GameValue::Draw, true) => {
+                "Draw: the rules of the variant do not count this mate".to_string()
+            }
             (GameValue::Loss, true) => format!("{winner} mates"),
             (_, true) => format!("{winner} wins: the mated side wins"),
+            (_, false) if v.stalemate_value == GameValue::Draw => {
+                format!("{winner} wins: stalemate, {}", counting_words(&v))
+            }
             (_, false) => format!("{winner} wins by stalemate"),
         });
     }
@@ -75,6 +81,14 @@ pub fn judge(pos: &mut Position) -> Option<GameEnd> {
         return GameEnd::new(pos, value, |winner| match value {
             GameValue::Draw if by_n_move => format!("Draw by the {}-move rule", v.n_move_rule),
             GameValue::Draw => "Draw by repetition".to_string(),
+            _ if by_n_move => format!(
+                "{winner} wins: the {}-move rule, {}",
+                v.n_move_rule,
+                counting_words(&v)
+            ),
+            _ if v.n_fold_value == GameValue::Draw && !v.perpetual_check_illegal => {
+                format!("{winner} wins: repetition, {}", counting_words(&v))
+            }
             _ if v.perpetual_check_illegal => {
                 format!("{winner} wins: perpetual check is forbidden")
             }
@@ -82,12 +96,25 @@ pub fn judge(pos: &mut Position) -> Option<GameEnd> {
         });
     }
     if bare_royals(pos) {
-        return Some(GameEnd {
-            result: "1/2-1/2",
-            reason: "Insufficient mating material".to_string(),
+        let value = rules::counted(pos, GameValue::Draw);
+        return GameEnd::new(pos, value, |winner| match value {
+            GameValue::Draw => "Insufficient mating material".to_string(),
+            _ => format!(
+                "{winner} wins: insufficient mating material, {}",
+                counting_words(&v)
+            ),
         });
     }
     None
+}
+
+/// How the variant's material counting decided a game the rules draw.
+fn counting_words(v: &Variant) -> &'static str {
+    match v.material_counting {
+        MaterialCounting::Unweighted => "decided by counting the pieces",
+        MaterialCounting::WhiteDrawOdds | MaterialCounting::BlackDrawOdds => "decided by draw odds",
+        MaterialCounting::None => "decided by the rules of the variant",
+    }
 }
 
 /// Only royal pieces left and nothing in hand, in a variant without another way to

@@ -5,11 +5,37 @@
 //! [`movegen::immediate_result`](crate::movegen::immediate_result): there are no legal
 //! moves then.
 //!
-//! Every value is for the side to move.
+//! Every value is for the side to move. A draw by stalemate, the n-move rule or
+//! repetition goes through the variant's material counting ([`counted`]).
 
 use crate::board::Position;
 use crate::types::Color;
-use crate::variant::GameValue;
+use crate::variant::{GameValue, MaterialCounting};
+use std::cmp::Ordering;
+
+/// `value`, or for a draw the result the variant's material counting gives instead.
+pub fn counted(pos: &Position, value: GameValue) -> GameValue {
+    if value != GameValue::Draw {
+        return value;
+    }
+    let for_white = match pos.variant().material_counting {
+        MaterialCounting::None => return value,
+        MaterialCounting::WhiteDrawOdds => GameValue::Win,
+        MaterialCounting::BlackDrawOdds => GameValue::Loss,
+        MaterialCounting::Unweighted => {
+            let white = pos.pieces(Color::White).count();
+            match white.cmp(&pos.pieces(Color::Black).count()) {
+                Ordering::Greater => GameValue::Win,
+                Ordering::Less => GameValue::Loss,
+                Ordering::Equal => GameValue::Draw,
+            }
+        }
+    };
+    match pos.side_to_move() {
+        Color::White => for_white,
+        Color::Black => for_white.negate(),
+    }
+}
 
 /// The value of a position without legal moves.
 pub fn no_moves_value(pos: &Position) -> GameValue {
@@ -21,6 +47,9 @@ pub fn no_moves_value(pos: &Position) -> GameValue {
             if last.is_drop() && pos.variant().pieces[last.piece() as usize].slot == "shogiPawn" {
                 return GameValue::Win;
             }
+        }
+        if v.shatar_mate_rule {
+            return shatar_mate_value(pos);
         }
         return v.checkmate_value;
     }
@@ -35,7 +64,37 @@ pub fn no_moves_value(pos: &Position) -> GameValue {
             _ => v.stalemate_value.negate(),
         };
     }
-    value
+    counted(pos, value)
+}
+
+/// Shatar: a mate by knights alone counts for the mated side (Fairy-Stockfish
+/// scores it so, having no way to forbid the move); otherwise the mate counts if the
+/// run of checks that led to it includes a shak, else the game is drawn (niol).
+fn shatar_mate_value(pos: &Position) -> GameValue {
+    let v = pos.variant();
+    let rules = pos.rules();
+    let checkers = rules.checkers(pos);
+    if checkers
+        .iter()
+        .all(|sq| rules.knight_types & 1u64 << pos.piece_at(sq).kind() != 0)
+    {
+        return GameValue::Win;
+    }
+    // The mated side's earlier positions in the same run of checks.
+    let hist = pos.history();
+    let mut st = pos.state();
+    let mut back = 0;
+    while st.in_check {
+        if st.shak {
+            return v.checkmate_value;
+        }
+        back += 2;
+        if st.plies_from_null < 2 || back > hist.len() {
+            break;
+        }
+        st = &hist[hist.len() - back];
+    }
+    GameValue::Draw
 }
 
 /// Results that apply during the game: the n-move rule and n-fold repetition
@@ -49,7 +108,7 @@ pub fn optional_result(
     let st = pos.state();
     if v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule && (!pos.in_check() || has_legal_moves())
     {
-        return Some(GameValue::Draw);
+        return Some(counted(pos, GameValue::Draw));
     }
     repetition_result(pos, v.n_fold_rule.max(2))
 }
@@ -85,19 +144,18 @@ pub fn repetition_result(pos: &Position, n: u32) -> Option<GameValue> {
         if i >= 4 && s.key == key {
             count += 1;
             if count >= n {
-                if v.perpetual_check_illegal && (them_all_check || us_all_check) {
-                    return Some(match (them_all_check, us_all_check) {
+                let value = if v.perpetual_check_illegal && (them_all_check || us_all_check) {
+                    match (them_all_check, us_all_check) {
                         (true, true) => GameValue::Draw,
                         (true, false) => GameValue::Win,
                         _ => GameValue::Loss,
-                    });
-                }
-                let value = if v.n_fold_value_absolute && pos.side_to_move() == Color::Black {
+                    }
+                } else if v.n_fold_value_absolute && pos.side_to_move() == Color::Black {
                     v.n_fold_value.negate()
                 } else {
                     v.n_fold_value
                 };
-                return Some(value);
+                return Some(counted(pos, value));
             }
         }
         if i < end {

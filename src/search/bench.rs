@@ -6,7 +6,7 @@ use super::{Callback, Limits, Searcher};
 use crate::board::{Position, Ruleset, check_variant};
 use crate::movegen::notation;
 use crate::types::RankNumbering;
-use crate::variant::VariantSet;
+use crate::variant::{UnknownVariant, VariantSet, names::canonical_name};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -88,7 +88,17 @@ pub fn variant_set() -> (VariantSet, VariantSet) {
 /// Look a variant up: built in first, else the bench file.
 pub fn find_variant(name: &str) -> Option<Arc<crate::variant::Variant>> {
     let (builtin, extra) = variant_set();
-    builtin.get(name).or_else(|| extra.get(name))
+    find_in(&builtin, &extra, name).ok()
+}
+
+/// `name` (or the variant its alias stands for) among the built-in variants, else
+/// among the bench's own.
+fn find_in(
+    builtin: &VariantSet,
+    extra: &VariantSet,
+    name: &str,
+) -> Result<Arc<crate::variant::Variant>, UnknownVariant> {
+    builtin.find(name).or_else(|_| extra.find(name))
 }
 
 pub struct BenchLine {
@@ -169,16 +179,14 @@ pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> Result<Be
     } else {
         spec.variants
             .iter()
-            .map(|v| (v.as_str(), "", start_depth(v)))
+            .map(|v| (canonical_name(v), "", start_depth(canonical_name(v))))
             .collect()
     };
     for (i, (name, fen, table_depth)) in positions.into_iter().enumerate() {
         if !spec.only.is_empty() && !spec.only.contains(&(i + 1)) {
             continue;
         }
-        let Some(v) = builtin.get(name).or_else(|| extra.get(name)) else {
-            continue;
-        };
+        let v = find_in(&builtin, &extra, name).map_err(|e| e.to_string())?;
         let rules = Ruleset::new(v);
         let pos = if fen.is_empty() {
             Position::start(&rules)

@@ -263,7 +263,7 @@ impl Worker {
         let v = &self.rules.variant;
         let st = self.pos.state();
         if v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule && !self.pos.in_check() {
-            return Some(GameValue::Draw);
+            return Some(rules::counted(&self.pos, GameValue::Draw));
         }
         if st.plies_from_null < 4 {
             return None;

@@ -3,11 +3,13 @@
 
 mod builtin;
 mod ini;
+pub mod names;
 pub mod pieces;
 mod registry;
 mod spec;
 
 pub use builtin::BUILTIN_FILES;
+pub use names::UnknownVariant;
 pub use registry::{BUILTIN_SOURCE, LoadCheck, LoadReport, Refusal, VariantSet};
 
 use crate::types::{Color, Geometry, PieceType, SquareSet, TypeSet};
@@ -32,6 +34,20 @@ impl GameValue {
             v => v,
         }
     }
+}
+
+/// How a game that the rules draw is decided instead (Fairy-Stockfish's
+/// `materialCounting`): by who has more pieces on the board, or by draw odds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaterialCounting {
+    /// A draw is a draw.
+    None,
+    /// The side with more pieces on the board wins; equal counts draw.
+    Unweighted,
+    /// Every draw is a win for White.
+    WhiteDrawOdds,
+    /// Every draw is a win for Black (armageddon).
+    BlackDrawOdds,
 }
 
 /// One piece type of a variant.
@@ -134,11 +150,18 @@ pub struct Variant {
     // Movement restrictions.
     pub mobility_region: [Vec<Option<SquareSet>>; 2],
     pub flying_general: bool,
+    /// A royal piece in check may move only to capture the one piece giving check
+    /// (makpong).
+    pub makpong_rule: bool,
 
     // Game end.
     pub checking: bool,
     pub must_capture: bool,
     pub checkmate_value: GameValue,
+    /// Shatar's mating rules: a mate by knights alone does not count, and a mate
+    /// counts only if the checks that led to it include a shak (a check by a knight,
+    /// rook or bers); otherwise the game is drawn.
+    pub shatar_mate_rule: bool,
     pub stalemate_value: GameValue,
     pub stalemate_piece_count: bool,
     pub n_move_rule: u32,
@@ -146,9 +169,15 @@ pub struct Variant {
     pub n_fold_value: GameValue,
     pub n_fold_value_absolute: bool,
     pub perpetual_check_illegal: bool,
+    /// Applied to stalemate, n-move and repetition draws (not to a draw a rule
+    /// gives as its own value, such as an extinction draw).
+    pub material_counting: MaterialCounting,
     pub extinction_value: GameValue,
     pub extinction_claim: bool,
     pub extinction_pseudo_royal: bool,
+    /// Duple check: a side whose pieces of the extinction types are all attacked is
+    /// in check (spartan's two kings), however many of them there are.
+    pub duple_check: bool,
     pub extinction_piece_types: TypeSet,
     /// True when `extinctionPieceTypes = *` (every type, including ones in hand only).
     pub extinction_all_types: bool,
@@ -159,6 +188,9 @@ pub struct Variant {
     pub flag_piece_count: u32,
     pub flag_piece_blocked_win: bool,
     pub flag_move: bool,
+    /// A flag piece wins only where no enemy piece attacks it (when exactly the
+    /// required number of them is in the region).
+    pub flag_piece_safe: bool,
     pub check_counting: bool,
     pub blast_on_capture: bool,
     pub blast_immune_types: TypeSet,

@@ -7,6 +7,7 @@
 //! ([`LoadCheck`]; the engine passes `board::check_variant`).
 
 use super::ini::{Section, read_sections};
+use super::names::{UnknownVariant, canonical_name};
 use super::spec::{Applier, Spec};
 use super::{BUILTIN_FILES, LoadError, Variant};
 use crate::types::PieceType;
@@ -107,8 +108,18 @@ impl VariantSet {
         set
     }
 
+    /// The variant loaded under exactly this name.
     pub fn get(&self, name: &str) -> Option<Arc<Variant>> {
         self.variants.get(name).cloned()
+    }
+
+    /// The variant a user means by `name`: a loaded variant of that name, else the
+    /// one its alias stands for ([`names`](super::names)). Everything that selects a
+    /// variant by name (command line, UCI, CECP) goes through here.
+    pub fn find(&self, name: &str) -> Result<Arc<Variant>, UnknownVariant> {
+        self.get(name)
+            .or_else(|| self.get(canonical_name(name)))
+            .ok_or_else(|| UnknownVariant::of(name))
     }
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.variants.keys().map(|s| s.as_str())

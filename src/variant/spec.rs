@@ -14,7 +14,7 @@ mod keys;
 
 pub(super) use keys::Applier;
 
-use super::GameValue;
+use super::{GameValue, MaterialCounting};
 use crate::types::SquareSet;
 use crate::xbetza::Dialect;
 use std::collections::BTreeMap;
@@ -134,10 +134,12 @@ pub(super) struct Spec {
 
     mobility_region: [BTreeMap<String, Region>; 2],
     flying_general: bool,
+    makpong_rule: bool,
 
     checking: bool,
     must_capture: bool,
     checkmate_value: GameValue,
+    shatar_mate_rule: bool,
     stalemate_value: GameValue,
     stalemate_piece_count: bool,
     n_move_rule: u32,
@@ -145,9 +147,11 @@ pub(super) struct Spec {
     n_fold_value: GameValue,
     n_fold_value_absolute: bool,
     perpetual_check_illegal: bool,
+    material_counting: MaterialCounting,
     extinction_value: GameValue,
     extinction_claim: bool,
     extinction_pseudo_royal: bool,
+    duple_check: bool,
     extinction_piece_types: SlotSet,
     extinction_piece_count: u32,
     extinction_opponent_piece_count: u32,
@@ -156,6 +160,7 @@ pub(super) struct Spec {
     flag_piece_count: u32,
     flag_piece_blocked_win: bool,
     flag_move: bool,
+    flag_piece_safe: bool,
     check_counting: bool,
     blast_on_capture: bool,
     blast_immune_types: SlotSet,
@@ -226,9 +231,11 @@ impl Spec {
             seirawan_gating: false,
             mobility_region: [BTreeMap::new(), BTreeMap::new()],
             flying_general: false,
+            makpong_rule: false,
             checking: true,
             must_capture: false,
             checkmate_value: GameValue::Loss,
+            shatar_mate_rule: false,
             stalemate_value: GameValue::Draw,
             stalemate_piece_count: false,
             n_move_rule: 50,
@@ -236,9 +243,11 @@ impl Spec {
             n_fold_value: GameValue::Draw,
             n_fold_value_absolute: false,
             perpetual_check_illegal: false,
+            material_counting: MaterialCounting::None,
             extinction_value: GameValue::None,
             extinction_claim: false,
             extinction_pseudo_royal: false,
+            duple_check: false,
             extinction_piece_types: SlotSet::default(),
             extinction_piece_count: 0,
             extinction_opponent_piece_count: 0,
@@ -247,6 +256,7 @@ impl Spec {
             flag_piece_count: 1,
             flag_piece_blocked_win: false,
             flag_move: false,
+            flag_piece_safe: false,
             check_counting: false,
             blast_on_capture: false,
             blast_immune_types: SlotSet::default(),

@@ -33,8 +33,7 @@ impl Session {
     }
 
     pub(super) fn variant(&mut self, name: &str, line: &str) {
-        let ours = xboard::our_name(name);
-        if let Err(e) = self.ctl.select_variant(ours) {
+        if let Err(e) = self.ctl.select_variant(name) {
             self.out.line(&format!("Error ({e}): {line}"));
             return;
         }

@@ -51,11 +51,6 @@ pub fn xboard_name(name: &str) -> &str {
     if name == CHESS { "normal" } else { name }
 }
 
-/// Our variant name for a name XBoard sends.
-pub fn our_name(name: &str) -> &str {
-    if name == "normal" { CHESS } else { name }
-}
-
 /// A variant as XBoard sees it.
 #[derive(Clone, Debug)]
 pub struct XbVariant {

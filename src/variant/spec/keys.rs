@@ -9,10 +9,11 @@
 
 use super::{Region, SlotSet, Spec, U, region_file, region_rank};
 use crate::variant::ini::{Entry, Section};
+use crate::variant::names::TWO_BOARDS;
 use crate::variant::pieces::{
     BUILTIN_PIECES, capitalized, custom_slot_number, unsupported_builtin,
 };
-use crate::variant::{GameValue, LoadError};
+use crate::variant::{GameValue, LoadError, MaterialCounting};
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
 
@@ -44,8 +45,8 @@ enum Read {
     /// A value with its own reader (it may report several errors).
     Own(fn(&mut Applier, &mut Spec, &Entry)),
     /// A rule Menagerie does not implement: accepted only at this neutral value,
-    /// otherwise the section is refused by name.
-    Unsupported(&'static str),
+    /// otherwise the section is refused, naming the rule.
+    Unsupported(&'static str, &'static str),
 }
 
 use Read::*;
@@ -58,6 +59,13 @@ const BOARD_KEYS: &[(&str, Read)] = &[
     ("maxFile", File(|s, f| s.max_file = f + 1)),
     ("betzaDialect", Own(read_betza_dialect)),
 ];
+
+/// Why the unsupported keys that belong to one rule are refused (one text per rule).
+const PETRIFY: &str = "petrification (capturing pieces turn into wall squares) is not supported";
+const ENCLOSING: &str = "drop placement rules (reversi, ataxx, snort, connect-four style) and \
+     flipping enclosed pieces are not supported";
+const WALLS: &str = "walling moves (a move and a wall square, as in duck chess) are not supported";
+const CONNECT: &str = "connect-N wins (pieces in a row) are not supported";
 
 /// Keys read after the pieces (the piece keys and `mobilityRegion...` are a family
 /// of names, read by [`Applier::read_pieces`]).
@@ -150,6 +158,7 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("passOnStalemateWhite", Bool(|s, b| s.pass_on_stalemate[0] = b)),
     ("passOnStalemateBlack", Bool(|s, b| s.pass_on_stalemate[1] = b)),
     ("flyingGeneral", Bool(|s, b| s.flying_general = b)),
+    ("makpongRule", Bool(|s, b| s.makpong_rule = b)),
     // Kept 1-based: the soldier rule compares it with a relative rank number.
     ("soldierPromotionRank", Rank(|s, r| s.soldier_promotion_rank = r + 1)),
     ("nMoveRuleTypes", Pieces(|s, p| s.n_move_rule_types = [p.clone(), p])),
@@ -160,13 +169,16 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("nFoldValue", Value(|s, v| s.n_fold_value = v)),
     ("nFoldValueAbsolute", Bool(|s, b| s.n_fold_value_absolute = b)),
     ("perpetualCheckIllegal", Bool(|s, b| s.perpetual_check_illegal = b)),
+    ("materialCounting", Own(read_material_counting)),
     ("stalemateValue", Value(|s, v| s.stalemate_value = v)),
     ("stalematePieceCount", Bool(|s, b| s.stalemate_piece_count = b)),
     ("checkmateValue", Value(|s, v| s.checkmate_value = v)),
+    ("shatarMateRule", Bool(|s, b| s.shatar_mate_rule = b)),
     ("shogiPawnDropMateIllegal", Bool(|s, b| s.shogi_pawn_drop_mate_illegal = b)),
     ("extinctionValue", Value(|s, v| s.extinction_value = v)),
     ("extinctionClaim", Bool(|s, b| s.extinction_claim = b)),
     ("extinctionPseudoRoyal", Bool(|s, b| s.extinction_pseudo_royal = b)),
+    ("dupleCheck", Bool(|s, b| s.duple_check = b)),
     ("extinctionPieceTypes", Pieces(|s, p| s.extinction_piece_types = p)),
     ("extinctionPieceCount", Count(|s, n| s.extinction_piece_count = n)),
     ("extinctionOpponentPieceCount", Count(|s, n| s.extinction_opponent_piece_count = n)),
@@ -179,49 +191,45 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("flagPieceCount", Count(|s, n| s.flag_piece_count = n)),
     ("flagPieceBlockedWin", Bool(|s, b| s.flag_piece_blocked_win = b)),
     ("flagMove", Bool(|s, b| s.flag_move = b)),
+    ("flagPieceSafe", Bool(|s, b| s.flag_piece_safe = b)),
     ("checkCounting", Bool(|s, b| s.check_counting = b)),
     // Keys of Fairy-Stockfish's dialect that Menagerie does not implement.
-    ("twoBoards", Unsupported("false")),
-    ("sittuyinPromotion", Unsupported("false")),
-    ("pieceDemotion", Unsupported("false")),
-    ("petrifyOnCaptureTypes", Unsupported("-")),
-    ("petrifyBlastPieces", Unsupported("false")),
-    ("enclosingDrop", Unsupported("none")),
-    ("enclosingDropStart", Unsupported("-")),
-    ("sittuyinRookDrop", Unsupported("false")),
-    ("wallingRule", Unsupported("none")),
-    ("wallingRegionWhite", Unsupported("*")),
-    ("wallingRegionBlack", Unsupported("*")),
-    ("wallingRegion", Unsupported("*")),
-    ("wallOrMove", Unsupported("false")),
-    ("cambodianMoves", Unsupported("false")),
-    ("diagonalLines", Unsupported("-")),
-    ("makpongRule", Unsupported("false")),
-    ("flipEnclosedPieces", Unsupported("none")),
-    ("moveRepetitionIllegal", Unsupported("false")),
-    ("chasingRule", Unsupported("none")),
-    ("shatarMateRule", Unsupported("false")),
-    ("bikjangRule", Unsupported("false")),
-    ("dupleCheck", Unsupported("false")),
-    ("flagPieceSafe", Unsupported("false")),
-    ("connectN", Unsupported("0")),
-    ("connectPieceTypes", Unsupported("*")),
-    ("connectHorizontal", Unsupported("true")),
-    ("connectVertical", Unsupported("true")),
-    ("connectDiagonal", Unsupported("true")),
-    ("connectRegion1White", Unsupported("-")),
-    ("connectRegion2White", Unsupported("-")),
-    ("connectRegion1Black", Unsupported("-")),
-    ("connectRegion2Black", Unsupported("-")),
-    ("connectNxN", Unsupported("0")),
-    ("collinearN", Unsupported("0")),
-    ("connectValue", Unsupported("win")),
-    ("materialCounting", Unsupported("none")),
-    ("adjudicateFullBoard", Unsupported("false")),
-    ("countingRule", Unsupported("none")),
-    ("castlingWins", Unsupported("-")),
-    ("dropOnTop", Unsupported("false")),
-    ("freeDrops", Unsupported("false")),
+    ("twoBoards", Unsupported("false", TWO_BOARDS)),
+    ("sittuyinPromotion", Unsupported("false", "sittuyin's pawn promotion (to a met, in place or diagonally, while the side has none) is not supported")),
+    ("pieceDemotion", Unsupported("false", "piece demotion (pieces that flip back, as in kyotoshogi) is not supported")),
+    ("petrifyOnCaptureTypes", Unsupported("-", PETRIFY)),
+    ("petrifyBlastPieces", Unsupported("false", PETRIFY)),
+    ("enclosingDrop", Unsupported("none", ENCLOSING)),
+    ("enclosingDropStart", Unsupported("-", ENCLOSING)),
+    ("sittuyinRookDrop", Unsupported("false", "sittuyin's set-up phase (rooks dropped on the first rank only) is not supported")),
+    ("wallingRule", Unsupported("none", WALLS)),
+    ("wallingRegionWhite", Unsupported("*", WALLS)),
+    ("wallingRegionBlack", Unsupported("*", WALLS)),
+    ("wallingRegion", Unsupported("*", WALLS)),
+    ("wallOrMove", Unsupported("false", WALLS)),
+    ("cambodianMoves", Unsupported("false", "the special first moves of the Cambodian king and met are not supported")),
+    ("diagonalLines", Unsupported("-", "moves along marked diagonals (janggi's palace) are not supported")),
+    ("flipEnclosedPieces", Unsupported("none", ENCLOSING)),
+    ("moveRepetitionIllegal", Unsupported("false", "forbidding moving back and forth with one piece is not supported")),
+    ("chasingRule", Unsupported("none", "the chasing rules are not supported")),
+    ("bikjangRule", Unsupported("false", "janggi's bikjang (facing kings) rule is not supported")),
+    ("connectN", Unsupported("0", CONNECT)),
+    ("connectPieceTypes", Unsupported("*", CONNECT)),
+    ("connectHorizontal", Unsupported("true", CONNECT)),
+    ("connectVertical", Unsupported("true", CONNECT)),
+    ("connectDiagonal", Unsupported("true", CONNECT)),
+    ("connectRegion1White", Unsupported("-", CONNECT)),
+    ("connectRegion2White", Unsupported("-", CONNECT)),
+    ("connectRegion1Black", Unsupported("-", CONNECT)),
+    ("connectRegion2Black", Unsupported("-", CONNECT)),
+    ("connectNxN", Unsupported("0", CONNECT)),
+    ("collinearN", Unsupported("0", CONNECT)),
+    ("connectValue", Unsupported("win", CONNECT)),
+    ("adjudicateFullBoard", Unsupported("false", "adjudicating a full board by material counting is not supported")),
+    ("countingRule", Unsupported("none", "the makruk/ASEAN counting rules are not supported")),
+    ("castlingWins", Unsupported("-", "castling as a win condition is not supported")),
+    ("dropOnTop", Unsupported("false", "drops on top of pieces (connect four) are not supported")),
+    ("freeDrops", Unsupported("false", "free drops (drops not limited by the pieces in hand) are not supported")),
 ];
 
 /// Applies one section's entries to a spec, collecting every error.
@@ -302,9 +310,9 @@ impl<'a> Applier<'a> {
             Piece(set) => self.store(e, parse_piece_type(spec, v), spec, set),
             Text(set) => set(spec, v),
             Own(read) => read(self, spec, e),
-            Unsupported(neutral) => {
+            Unsupported(neutral, rule) => {
                 if v.trim() != neutral {
-                    self.error(e, "this rule is not supported by Menagerie");
+                    self.error(e, rule);
                 }
             }
         }
@@ -502,6 +510,27 @@ fn read_betza_dialect(a: &mut Applier, spec: &mut Spec, e: &Entry) {
         "fairy-stockfish" => spec.dialect = Dialect::FairyStockfish,
         _ => a.error(e, "expected xboard or fairy-stockfish"),
     }
+}
+
+fn read_material_counting(a: &mut Applier, spec: &mut Spec, e: &Entry) {
+    spec.material_counting = match e.value.as_str() {
+        "none" => MaterialCounting::None,
+        "unweighted" => MaterialCounting::Unweighted,
+        "whitedrawodds" => MaterialCounting::WhiteDrawOdds,
+        "blackdrawodds" => MaterialCounting::BlackDrawOdds,
+        "janggi" => {
+            return a.error(
+                e,
+                "janggi material counting (points for janggi's pieces) is not supported",
+            );
+        }
+        _ => {
+            return a.error(
+                e,
+                "expected none, unweighted, whitedrawodds or blackdrawodds",
+            );
+        }
+    };
 }
 
 fn read_start_fen(a: &mut Applier, spec: &mut Spec, e: &Entry) {
