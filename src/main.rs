@@ -158,6 +158,9 @@ struct TuneArgs {
     /// Start from the generic weights instead of the variant's weights file.
     #[arg(long)]
     generic: bool,
+    /// Only time the evaluation on the data's positions (nanoseconds per call).
+    #[arg(long)]
+    speed: bool,
     /// Extra variant files (loaded after the built-in ones).
     #[arg(long = "variants")]
     variants: Vec<PathBuf>,
@@ -438,6 +441,27 @@ fn tune_command(args: TuneArgs) -> Outcome {
     };
     let eval = Evaluator::new(&rules);
     let file = args.data.display().to_string();
+    if args.speed {
+        let positions: Vec<Position> = text
+            .lines()
+            .filter_map(|l| Position::from_fen(&rules, l.split(';').next()?).ok())
+            .collect();
+        let mut sum = 0i64;
+        let started = Instant::now();
+        let rounds = (2_000_000 / positions.len().max(1)).max(1);
+        for _ in 0..rounds {
+            for p in &positions {
+                sum += eval.evaluate(p) as i64;
+            }
+        }
+        let calls = (rounds * positions.len()) as f64;
+        println!(
+            "{} positions, {:.0} ns per evaluation (checksum {sum})",
+            positions.len(),
+            started.elapsed().as_secs_f64() * 1e9 / calls
+        );
+        return Ok(());
+    }
     let mut data = Data::read(&eval, &file, &text, args.holdout);
     for e in &data.errors {
         eprintln!("warning: {e}");

@@ -37,6 +37,8 @@ pub struct Basis {
     pub proximity: Vec<f32>,
     /// The square of the mirror image (ranks flipped), per square.
     pub mirror: Vec<Square>,
+    /// File and rank per square (no division in the hot path).
+    file_rank: Vec<(u8, u8)>,
     /// King zones per square: the square and its neighbours.
     pub zone: Vec<SquareSet>,
     /// Per colour and type: where a piece of the type may be dropped (position-
@@ -188,6 +190,15 @@ impl Basis {
             square_features,
             proximity,
             mirror,
+            file_rank: (0..=255u8)
+                .map(|s| {
+                    if (s as usize) < g.num_squares() {
+                        (g.file(s), g.rank(s))
+                    } else {
+                        (0, 0)
+                    }
+                })
+                .collect(),
             zone,
             drop_squares,
             pawn: if has_pawn_files {
@@ -207,5 +218,13 @@ impl Basis {
             self.mirror[sq as usize]
         };
         &self.square_features[t as usize * 256 + s as usize]
+    }
+
+    /// Chebyshev distance between two squares, at most 15.
+    #[inline]
+    pub fn distance(&self, a: Square, b: Square) -> usize {
+        let (fa, ra) = self.file_rank[a as usize];
+        let (fb, rb) = self.file_rank[b as usize];
+        (fa.abs_diff(fb).max(ra.abs_diff(rb)) as usize).min(15)
     }
 }

@@ -313,6 +313,7 @@ impl Evaluator {
         let mut mg = [0i32; 2];
         let mut eg = [0i32; 2];
         let mut phase = 0;
+        let mut material = Material::default();
         // Material, piece-square terms, hands.
         for c in Color::BOTH {
             let ci = c as usize;
@@ -326,6 +327,12 @@ impl Evaluator {
                 mg[ci] += cnt * self.value[t][0] + in_hand * self.hand[t][0];
                 eg[ci] += cnt * self.value[t][1] + in_hand * self.hand[t][1];
                 phase += self.basis.phase_weight[t] * (cnt + in_hand);
+                if self.basis.pawnlike[t] {
+                    material.pawns[ci] += cnt;
+                } else {
+                    material.pieces[ci] += cnt * self.basis.estimate[t];
+                }
+                material.in_hand[ci] += in_hand;
                 if T::ON {
                     tr.linear(c, piece_slot(t, PieceTerm::Value), cnt as f32);
                     tr.linear(c, piece_slot(t, PieceTerm::Hand), in_hand as f32);
@@ -391,7 +398,7 @@ impl Evaluator {
         for c in Color::BOTH {
             self.king_danger(pos, c, &act, &mut mg, &mut eg, tr);
         }
-        let scale = self.eg_scale(pos, &eg);
+        let scale = self.eg_scale(&material, &eg);
         tr.taper(phase, scale);
         let score = taper(&mg, &eg, phase, scale, stm);
         (score.clamp(-EVAL_LIMIT, EVAL_LIMIT), true)
@@ -532,7 +539,6 @@ impl Evaluator {
         tr: &mut T,
     ) {
         let n = self.n;
-        let g = self.rules.variant.geometry;
         let tables = &self.rules.tables;
         let royal_sq = [
             pos.royals(Color::White).first(),
@@ -585,11 +591,11 @@ impl Evaluator {
                         .or(&targets.captures.and(&theirs));
                     act.attacks[ci] |= targets.captures;
                     act.by_lesser[ci] |= targets.captures.and(&bigger);
-                    let d = reached.count() as i32 + targets.multi - mob_base;
+                    let d = count(&reached) + targets.multi - mob_base;
                     mg[ci] += wm * d / 8;
                     eg[ci] += we * d / 8;
                     tr.linear(c, piece_slot(t, PieceTerm::Mobility), d as f32);
-                    let hits = targets.captures.and(&zone).count() as i32;
+                    let hits = count(&targets.captures.and(&zone));
                     if hits > 0 {
                         act.hits[ci] += hits;
                         danger += self.danger[t].attacker;
@@ -599,7 +605,7 @@ impl Evaluator {
                         act.checks_reached[ci][t] |= reached.and(&check_squares);
                     }
                     if let Some(k) = enemy_royal {
-                        let d = chebyshev(g, sq, k);
+                        let d = self.basis.distance(sq, k);
                         let [a, b] = self.proximity[t][d];
                         mg[ci] += a;
                         eg[ci] += b;
@@ -834,35 +840,14 @@ impl Evaluator {
 
     /// The endgame scale (64ths): towards a draw when the side ahead has no pawns,
     /// nothing in hand and too little material to mate.
-    fn eg_scale(&self, pos: &Position, eg: &[i32; 2]) -> i32 {
+    fn eg_scale(&self, m: &Material, eg: &[i32; 2]) -> i32 {
         if self.drop_game || self.rules.royal_types == 0 {
             return SCALE_ONE;
         }
-        let strong = if eg[0] >= eg[1] {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let mut material = [0i32; 2];
-        for c in Color::BOTH {
-            for t in 0..self.n {
-                let tt = t as PieceType;
-                let cnt = pos.count(c, tt) as i32 + pos.hand(c, tt) as i32;
-                if cnt == 0 {
-                    continue;
-                }
-                if c == strong && (self.basis.pawnlike[t] || pos.hand(c, tt) > 0) {
-                    return SCALE_ONE;
-                }
-                if !self.basis.pawnlike[t] {
-                    material[c as usize] += cnt * self.basis.estimate[t];
-                }
-            }
-        }
-        let (s, w) = (material[strong as usize], material[strong.flip() as usize]);
-        if s - w >= DRAWISH_EDGE {
+        let (s, w) = if eg[0] >= eg[1] { (0, 1) } else { (1, 0) };
+        if m.pawns[s] > 0 || m.in_hand[s] > 0 || m.pieces[s] - m.pieces[w] >= DRAWISH_EDGE {
             SCALE_ONE
-        } else if s <= DRAWISH_EDGE {
+        } else if m.pieces[s] <= DRAWISH_EDGE {
             DRAWISH_SCALE[0]
         } else {
             DRAWISH_SCALE[1]
@@ -870,12 +855,27 @@ impl Evaluator {
     }
 }
 
-/// Chebyshev distance, at most 15.
+/// Material counts per colour, for the endgame scale.
+#[derive(Default)]
+struct Material {
+    /// Pawn-like pieces on the board.
+    pawns: [i32; 2],
+    /// Estimated value of the other pieces, hands included.
+    pieces: [i32; 2],
+    /// Pieces in hand.
+    in_hand: [i32; 2],
+}
+
+/// The number of squares in a set: boards of up to 64 squares use one word of
+/// the four, and a word without squares costs no population count (which is
+/// computed in software on the baseline x86-64 target).
 #[inline]
-fn chebyshev(g: crate::types::Geometry, a: Square, b: Square) -> usize {
-    let df = (g.file(a) as i32 - g.file(b) as i32).unsigned_abs();
-    let dr = (g.rank(a) as i32 - g.rank(b) as i32).unsigned_abs();
-    df.max(dr).min(15) as usize
+fn count(set: &SquareSet) -> i32 {
+    set.0
+        .data
+        .iter()
+        .map(|&w| if w == 0 { 0 } else { w.count_ones() as i32 })
+        .sum()
 }
 
 /// The score from the side to move's view: middlegame and (scaled) endgame
@@ -901,7 +901,7 @@ pub struct Targets {
 /// The targets of a piece of type `t` of colour `c` on `sq`, walking its compiled
 /// steps: a sliding ray ends at its first occupied square (included), a hopper's
 /// targets lie beyond its screen.
-#[inline]
+#[inline(always)]
 pub fn piece_targets(
     tables: &Tables,
     c: Color,
@@ -914,15 +914,8 @@ pub fn piece_targets(
         captures: SquareSet::EMPTY,
         multi: 0,
     };
-    let mut visit = |to: Square, mode: u8| {
-        if mode & M_MOVE != 0 {
-            out.moves.insert(to);
-        }
-        if mode & M_CAPTURE != 0 {
-            out.captures.insert(to);
-        }
-    };
     for step in tables.steps_of(c, t, sq) {
+        let mut found = SquareSet::EMPTY;
         match step.kind {
             StepKind::Leap => {
                 if step.block_len > 0 {
@@ -936,11 +929,18 @@ pub fn piece_targets(
                         continue;
                     }
                 }
-                visit(tables.squares[step.start as usize], step.mode);
+                let to = tables.squares[step.start as usize];
+                if step.mode & M_MOVE != 0 {
+                    out.moves.insert(to);
+                }
+                if step.mode & M_CAPTURE != 0 {
+                    out.captures.insert(to);
+                }
+                continue;
             }
             StepKind::Slide => {
                 for &to in tables.ray(step.start, step.len) {
-                    visit(to, step.mode);
+                    found.insert(to);
                     if occ.contains(to) {
                         break;
                     }
@@ -953,13 +953,22 @@ pub fn piece_targets(
                         screen = occ.contains(to);
                         continue;
                     }
-                    visit(to, step.mode);
+                    found.insert(to);
                     if occ.contains(to) || step.hop_after != 0 {
                         break;
                     }
                 }
             }
-            StepKind::Multi => out.multi += 1,
+            StepKind::Multi => {
+                out.multi += 1;
+                continue;
+            }
+        }
+        if step.mode & M_MOVE != 0 {
+            out.moves |= found;
+        }
+        if step.mode & M_CAPTURE != 0 {
+            out.captures |= found;
         }
     }
     out
