@@ -3,8 +3,8 @@
 mod protocol;
 
 use clap::{Args, Parser, Subcommand};
-use menagerie::board::fen::{self, FenError};
-use menagerie::board::{Position, Ruleset};
+use menagerie::board::fen::FenError;
+use menagerie::board::{Position, Ruleset, check_variant};
 use menagerie::book::{self, build::BuildOptions};
 use menagerie::movegen::bench_piece::piece_targets;
 use menagerie::movegen::{notation, perft, perft_divide};
@@ -13,10 +13,30 @@ use menagerie::search::bench::{self, BenchSpec};
 use menagerie::types::RankNumbering;
 use menagerie::variant::VariantSet;
 use menagerie::xbetza::Dialect;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// A line on stdout. When nobody reads it any more (a closed pipe, as in
+/// `menagerie check FILE | head -1`) the command ends there, quietly and successfully:
+/// what it had to say was not wanted.
+macro_rules! out {
+    () => { say(format_args!("")) };
+    ($($arg:tt)*) => { say(format_args!($($arg)*)) };
+}
+
+/// A line on stderr; a closed stderr is ignored.
+macro_rules! err {
+    ($($arg:tt)*) => { let _ = writeln!(std::io::stderr(), $($arg)*); };
+}
+
+fn say(line: std::fmt::Arguments) {
+    if writeln!(std::io::stdout(), "{line}").is_err() {
+        std::process::exit(0);
+    }
+}
 
 #[derive(Parser)]
 #[command(
@@ -205,7 +225,7 @@ type Outcome = Result<(), Failed>;
 
 /// Print `error: MESSAGE` and fail.
 fn fail(message: impl std::fmt::Display) -> Failed {
-    eprintln!("error: {message}");
+    err!("error: {message}");
     Failed
 }
 
@@ -232,10 +252,14 @@ fn main() -> ExitCode {
 /// Built-in variants plus the given files. Sections that fail are reported on stderr;
 /// the others are usable.
 fn load(files: &[PathBuf]) -> VariantSet {
-    let mut set = VariantSet::builtin(fen::check_start_position);
+    let mut set = VariantSet::builtin(check_variant);
     for f in files {
-        for e in set.load_file(f).errors {
-            eprintln!("warning: {e}");
+        let report = set.load_file(f);
+        for e in report.errors {
+            err!("warning: {e}");
+        }
+        for n in report.notes {
+            err!("note: {n}");
         }
     }
     set
@@ -250,13 +274,18 @@ fn load_rules(files: &[PathBuf], variant: &str) -> Result<Arc<Ruleset>, Failed> 
 }
 
 /// No subcommand: speak CECP or UCI on stdin/stdout. Protocol mode never stops on a
-/// bad variant file: it reports the errors and plays the variants that loaded.
+/// bad variant file: it plays the variants that loaded, and reports the errors on
+/// stderr and, after the handshake, to the GUI.
 fn protocol_mode(files: &[PathBuf], xboard: bool, uci: bool) -> Outcome {
-    let mut set = VariantSet::builtin(fen::check_start_position);
+    let mut set = VariantSet::builtin(check_variant);
+    let mut report = Vec::new();
     for f in files {
-        for e in set.load_file(f).errors {
-            eprintln!("error: {e}");
-        }
+        let r = set.load_file(f);
+        report.extend(r.errors.iter().map(|e| format!("error: {e}")));
+        report.extend(r.notes.iter().map(|n| format!("note: {n}")));
+    }
+    for line in &report {
+        err!("{line}");
     }
     let forced = if xboard {
         Some(protocol::Protocol::Cecp)
@@ -265,7 +294,7 @@ fn protocol_mode(files: &[PathBuf], xboard: bool, uci: bool) -> Outcome {
     } else {
         None
     };
-    protocol::run(set, forced);
+    protocol::run(set, report, forced);
     Ok(())
 }
 
@@ -286,44 +315,44 @@ fn perft_command(args: PerftArgs) -> Outcome {
     }
     if args.moves.is_some() {
         pos.clear_history();
-        eprintln!("position: {}", pos.fen());
+        err!("position: {}", pos.fen());
     }
     let start = Instant::now();
     let nodes = if args.divide && args.depth > 0 {
         let mut total = 0;
         for (m, n) in perft_divide(&mut pos, args.depth) {
-            println!(
+            out!(
                 "{}: {}",
                 notation::move_to_string(&pos, m, RankNumbering::FromOne),
                 n
             );
             total += n;
         }
-        println!();
+        out!();
         total
     } else {
         perft(&mut pos, args.depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    eprintln!(
+    err!(
         "time {:.3} s, {:.0} nodes/s",
         secs,
         nodes as f64 / secs.max(1e-9)
     );
-    println!("Nodes searched: {nodes}");
+    out!("Nodes searched: {nodes}");
     Ok(())
 }
 
 /// One `ok` line per variant that loads, one `error` line per problem; fails if
 /// any file has an error.
 fn check_command(files: &[PathBuf]) -> Outcome {
-    let mut set = VariantSet::builtin(fen::check_start_position);
+    let mut set = VariantSet::builtin(check_variant);
     let mut ok = true;
     for f in files {
         let report = set.load_file(f);
         for name in &report.loaded {
             if let Some(v) = set.get(name) {
-                println!(
+                out!(
                     "ok {} {}x{} {} pieces",
                     name,
                     v.geometry.files,
@@ -333,8 +362,11 @@ fn check_command(files: &[PathBuf]) -> Outcome {
             }
         }
         for e in &report.errors {
-            println!("error {e}");
+            out!("error {e}");
             ok = false;
+        }
+        for n in &report.notes {
+            out!("note {n}");
         }
     }
     if ok { Ok(()) } else { Err(Failed) }
@@ -355,9 +387,9 @@ fn moves_command(args: MovesArgs) -> Outcome {
     )
     .map_err(fail)?;
     if targets.is_empty() {
-        println!("-");
+        out!("-");
     } else {
-        println!("{}", targets.join(" "));
+        out!("{}", targets.join(" "));
     }
     Ok(())
 }
@@ -377,7 +409,7 @@ fn bench_command(args: BenchArgs) -> Outcome {
             Score::Cp(c) => format!("cp {c}"),
             Score::Mate(m) => format!("mate {m}"),
         };
-        println!(
+        out!(
             "Position {:2} {:<13} depth {:2} best {:<8} score {:<9} nodes {:>10} time {:>6} ms  {}",
             l.index,
             l.variant,
@@ -388,12 +420,13 @@ fn bench_command(args: BenchArgs) -> Outcome {
             l.time.as_millis(),
             l.fen
         );
-    });
+    })
+    .map_err(fail)?;
     let secs = total.time.as_secs_f64().max(1e-9);
-    println!("===========================");
-    println!("Total time (ms) : {}", total.time.as_millis());
-    println!("Nodes searched: {}", total.nodes);
-    println!("Nodes/second: {}", (total.nodes as f64 / secs) as u64);
+    out!("===========================");
+    out!("Total time (ms) : {}", total.time.as_millis());
+    out!("Nodes searched: {}", total.nodes);
+    out!("Nodes/second: {}", (total.nodes as f64 / secs) as u64);
     Ok(())
 }
 
@@ -415,22 +448,23 @@ fn book_build_command(args: BookBuildArgs) -> Outcome {
         ..Default::default()
     };
     let text = book::build::build(&start, &opts, &header, |n, line| {
-        eprintln!("{n:5} {line}");
-    });
+        err!("{n:5} {line}");
+    })
+    .map_err(fail)?;
     let path = args
         .output
         .unwrap_or_else(|| PathBuf::from(format!("book/{}.txt", args.variant)));
     std::fs::write(&path, text)
         .map_err(|e| fail(format!("cannot write {}: {e}", path.display())))?;
-    eprintln!("wrote {}", path.display());
+    err!("wrote {}", path.display());
     Ok(())
 }
 
 fn tune_command(args: TuneArgs) -> Outcome {
+    use menagerie::eval::Evaluator;
     use menagerie::eval::basis::Basis;
     use menagerie::eval::params::Params;
     use menagerie::eval::tune::{self, Data, Options};
-    use menagerie::eval::Evaluator;
     let rules = load_rules(&args.variants, &args.variant)?;
     let text = std::fs::read_to_string(&args.data)
         .map_err(|e| fail(format!("cannot read {}: {e}", args.data.display())))?;
@@ -517,7 +551,10 @@ fn tune_command(args: TuneArgs) -> Outcome {
     if let Some(out) = &args.out {
         let command_line: Vec<String> = std::env::args().skip(1).collect();
         let mut header = vec![
-            format!("Evaluation weights for {} (format: src/variant/weights.rs).", args.variant),
+            format!(
+                "Evaluation weights for {} (format: src/variant/weights.rs).",
+                args.variant
+            ),
             String::new(),
             "Made by:".to_string(),
         ];
@@ -538,9 +575,12 @@ fn tune_command(args: TuneArgs) -> Outcome {
 
 fn variants_command(files: &[PathBuf]) -> Outcome {
     for v in load(files).iter() {
-        println!(
+        out!(
             "{} {}x{} {}",
-            v.name, v.geometry.files, v.geometry.ranks, v.source
+            v.name,
+            v.geometry.files,
+            v.geometry.ranks,
+            v.source
         );
     }
     Ok(())

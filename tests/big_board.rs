@@ -7,7 +7,7 @@
 //! rook games with Fairy-Stockfish's castling rules that gives pyffish's counts on the
 //! 12 x 10 positions below and on chess's `r3k2r/8/8/8/8/8/8/R3K2R w KQkq -`.
 
-use menagerie::board::{Position, Ruleset, fen};
+use menagerie::board::{Position, Ruleset, check_variant};
 use menagerie::movegen::{notation, perft};
 use menagerie::types::{MoveKind, MoveList, RankNumbering};
 use menagerie::variant::VariantSet;
@@ -82,7 +82,7 @@ const CASES: &[(&str, &str, [u64; 3])] = &[
 
 #[test]
 fn castling_from_the_last_file() {
-    let mut set = VariantSet::empty(fen::check_start_position);
+    let mut set = VariantSet::empty(check_variant);
     let report = set.load_str("big_board.rs", VARIANTS);
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     let mut failures = Vec::new();
@@ -104,7 +104,7 @@ fn castling_from_the_last_file() {
 
 #[test]
 fn black_castles_with_its_king_on_the_last_square() {
-    let mut set = VariantSet::empty(fen::check_start_position);
+    let mut set = VariantSet::empty(check_variant);
     let report = set.load_str("big_board.rs", VARIANTS);
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     let rules = Ruleset::new(set.get("castle16").expect("loaded"));

@@ -1,7 +1,7 @@
 //! Bad input never panics: variant files, FENs and XBetza give errors that say where
 //! and why.
 
-use menagerie::board::{Position, Ruleset, SetupError, fen};
+use menagerie::board::{Position, Ruleset, SetupError, check_variant, fen};
 use menagerie::movegen::notation;
 use menagerie::types::{Color, RankNumbering};
 use menagerie::variant::VariantSet;
@@ -80,7 +80,7 @@ maxRank = 17
 [janggi:chess]
 janggiCannon = c
 ";
-    let mut set = VariantSet::builtin(fen::check_start_position);
+    let mut set = VariantSet::builtin(check_variant);
     let report = set.load_str("user.ini", text);
     assert_eq!(report.loaded, vec!["good".to_string()]);
     let msgs: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
@@ -107,7 +107,7 @@ janggiCannon = c
 
 #[test]
 fn syntax_errors_spare_other_sections() {
-    let mut set = VariantSet::empty(fen::check_start_position);
+    let mut set = VariantSet::empty(check_variant);
     let report = set.load_str("x.ini", "stray = 1\n[a]\nking = k\nthis line has no equals\n[b]\nking = k\nstartFen = 8/8/8/8/8/8/8/K7 w - - 0 1\n");
     assert_eq!(report.loaded, vec!["b".to_string()]);
     assert_eq!(report.errors.len(), 2, "{:?}", report.errors);
@@ -141,7 +141,7 @@ fn random_files_never_panic() {
             let k = keys[(rng.next() % keys.len() as u64) as usize];
             text.push_str(&format!("{k} = {}\n", rng.string(alphabet, 20)));
         }
-        let mut set = VariantSet::builtin(fen::check_start_position);
+        let mut set = VariantSet::builtin(check_variant);
         let report = set.load_str("r.ini", &text);
         for name in report.loaded {
             let v = set.get(&name).expect("loaded");
@@ -154,7 +154,7 @@ fn random_files_never_panic() {
 
 #[test]
 fn bad_fens_are_errors() {
-    let set = VariantSet::builtin(fen::check_start_position);
+    let set = VariantSet::builtin(check_variant);
     let rules = Ruleset::new(set.get("chess").expect("chess"));
     for (fen, why) in [
         ("", "empty FEN"),
@@ -199,7 +199,7 @@ fn bad_fens_are_errors() {
 /// check every caller gets: CLI, CECP `setboard`, UCI `position fen`).
 #[test]
 fn unplayable_positions_are_errors() {
-    let set = VariantSet::builtin(fen::check_start_position);
+    let set = VariantSet::builtin(check_variant);
     let refused = |variant: &str, fen: &str| {
         let rules = Ruleset::new(set.get(variant).expect("built in"));
         let setup = fen::parse(&rules.variant, fen).expect("the text reads");
@@ -247,7 +247,7 @@ fn unplayable_positions_are_errors() {
 
 #[test]
 fn random_fens_and_moves_never_panic() {
-    let set = VariantSet::builtin(fen::check_start_position);
+    let set = VariantSet::builtin(check_variant);
     let mut rng = Rng(4242);
     let alphabet = b"kqrbnpKQRBNP12345678/[]-+~ wb0123456789@";
     for v in set.iter() {
@@ -270,7 +270,7 @@ fn random_fens_and_moves_never_panic() {
 #[test]
 fn readme_examples_load() {
     let readme = include_str!("../README.md");
-    let mut set = VariantSet::builtin(fen::check_start_position);
+    let mut set = VariantSet::builtin(check_variant);
     let mut blocks = 0;
     for block in readme.split("```ini\n").skip(1) {
         let text = block.split("```").next().unwrap_or("");

@@ -3,7 +3,7 @@
 //! exactly, and FEN output reads back to the same position.
 
 use menagerie::board::fen::FenError;
-use menagerie::board::{Position, Ruleset, fen};
+use menagerie::board::{Position, Ruleset, check_variant};
 use menagerie::movegen;
 use menagerie::types::MoveList;
 use menagerie::variant::VariantSet;
@@ -13,7 +13,7 @@ use common::Rng;
 
 #[test]
 fn keys_unmake_and_fen_round_trip() {
-    let set = VariantSet::builtin(fen::check_start_position);
+    let set = VariantSet::builtin(check_variant);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for v in set.iter() {
         let rules = Ruleset::new(v.clone());
@@ -61,7 +61,7 @@ fn keys_unmake_and_fen_round_trip() {
 /// and looking, for every pseudo-legal move of positions from random games.
 #[test]
 fn fast_legality_agrees_with_full_test() {
-    let set = VariantSet::builtin(fen::check_start_position);
+    let set = VariantSet::builtin(check_variant);
     let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
     let mut checked = 0u64;
     for v in set.iter() {

@@ -2,7 +2,7 @@
 //! tricky positions), from `tests/data/perft/*.epd`. Counts come from the
 //! Fairy-Stockfish oracle (see tools/make_perft_data.py).
 
-use menagerie::board::{Position, Ruleset, fen};
+use menagerie::board::{Position, Ruleset, check_variant};
 use menagerie::movegen::perft;
 use menagerie::variant::VariantSet;
 use std::path::Path;
@@ -72,7 +72,7 @@ fn read_cases() -> Vec<Case> {
 
 #[test]
 fn perft_suites() {
-    let set = VariantSet::builtin(fen::check_start_position);
+    let set = VariantSet::builtin(check_variant);
     let cases = read_cases();
     let mut failures = Vec::new();
     let mut checked = 0;
@@ -125,7 +125,7 @@ fn perft_suites() {
 
 #[test]
 fn every_builtin_variant_has_a_perft_suite() {
-    let set = VariantSet::builtin(fen::check_start_position);
+    let set = VariantSet::builtin(check_variant);
     let covered: Vec<String> = read_cases().into_iter().map(|c| c.variant).collect();
     let missing: Vec<&str> = set
         .names()

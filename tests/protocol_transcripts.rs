@@ -20,5 +20,7 @@ transcripts! {
     cecp_highlight => "cecp_highlight.txt",
     cecp_variants => "cecp_variants.txt",
     cecp_search => "cecp_search.txt",
+    cecp_strength => "cecp_strength.txt",
     uci_session => "uci_session.txt",
+    uci_options => "uci_options.txt",
 }

@@ -1,7 +1,7 @@
 //! Game end by each variant's own rules: checkmate and stalemate values, extinction,
 //! flags, check counting, shogi pawn-drop mate, repetition and the n-move rule.
 
-use menagerie::board::{Position, Ruleset, fen};
+use menagerie::board::{Position, Ruleset, check_variant, fen};
 use menagerie::movegen::{immediate_result, notation};
 use menagerie::rules::{no_moves_value, optional_result, repetition_result};
 use menagerie::types::{MoveList, RankNumbering};
@@ -9,7 +9,7 @@ use menagerie::variant::{GameValue, VariantSet};
 use std::sync::Arc;
 
 fn rules(name: &str) -> Arc<Ruleset> {
-    let set = VariantSet::builtin(fen::check_start_position);
+    let set = VariantSet::builtin(check_variant);
     Ruleset::new(
         set.get(name)
             .unwrap_or_else(|| panic!("{name} is built in")),

@@ -3,7 +3,7 @@
 //! generator the search uses produces exactly the core generator's moves; bench node
 //! counts repeat exactly at one thread.
 
-use menagerie::board::{Position, Ruleset, fen};
+use menagerie::board::{Position, Ruleset, check_variant};
 use menagerie::search::movegen_fast::FastGen;
 use menagerie::search::{Callback, Event, Limits, Searcher, bench};
 use menagerie::types::{Move, MoveList};
@@ -15,7 +15,7 @@ use std::time::Duration;
 /// (variant, FEN) of every perft-suite position whose variant is available, plus the
 /// bench positions.
 fn positions() -> Vec<(Arc<Ruleset>, String)> {
-    let builtin = VariantSet::builtin(fen::check_start_position);
+    let builtin = VariantSet::builtin(check_variant);
     let rules_of = |name: &str| {
         builtin
             .get(name)
@@ -207,7 +207,7 @@ fn stop_leaves_a_legal_best_move() {
                 }
             });
             let mut s = Searcher::new();
-            s.set_threads(2);
+            s.set_threads(2).expect("2 threads");
             s.start(
                 pos.clone(),
                 Limits {
@@ -229,8 +229,8 @@ fn stop_leaves_a_legal_best_move() {
 
 #[test]
 fn bench_node_count_repeats_at_one_thread() {
-    let a = bench::run(Some(4), 1, 8, |_| {}).nodes;
-    let b = bench::run(Some(4), 1, 8, |_| {}).nodes;
+    let a = bench::run(Some(4), 1, 8, |_| {}).expect("bench runs").nodes;
+    let b = bench::run(Some(4), 1, 8, |_| {}).expect("bench runs").nodes;
     assert_eq!(a, b);
     assert!(a > 0);
 }
@@ -266,7 +266,7 @@ fn several_threads_reach_the_depth_with_a_legal_move() {
         let pos = Position::start(&rules);
         let moves = legal(&pos);
         let mut s = Searcher::new();
-        s.set_threads(threads);
+        s.set_threads(threads).expect("threads");
         let out = s.think(
             pos.clone(),
             Limits {

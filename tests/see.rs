@@ -1,6 +1,6 @@
 //! Static exchange evaluation (`Ruleset::see_ge`) on hand-checked exchanges.
 
-use menagerie::board::{Position, Ruleset, fen};
+use menagerie::board::{Position, Ruleset, check_variant};
 use menagerie::movegen::notation;
 use menagerie::types::{MoveList, RankNumbering};
 use menagerie::variant::VariantSet;
@@ -17,7 +17,7 @@ fn values(rules: &Ruleset, table: &[(char, i32)]) -> Vec<i32> {
 }
 
 fn see(variant: &str, fen: &str, mv: &str, table: &[(char, i32)], threshold: i32) -> bool {
-    let set = VariantSet::builtin(fen::check_start_position);
+    let set = VariantSet::builtin(check_variant);
     let rules = Ruleset::new(set.get(variant).unwrap());
     let mut pos = Position::from_fen(&rules, fen).unwrap();
     let mut list = MoveList::new();

@@ -1,14 +1,14 @@
 //! Variant files are read as Fairy-Stockfish reads them: the expected values below
 //! were checked against pyffish (the rules oracle).
 
-use menagerie::board::{Position, Ruleset, fen};
+use menagerie::board::{Position, Ruleset, check_variant};
 use menagerie::movegen::notation;
 use menagerie::types::{MoveList, RankNumbering};
 use menagerie::variant::VariantSet;
 
 /// Load `text` on top of the built-in variants; every section must load.
 fn load(text: &str) -> VariantSet {
-    let mut set = VariantSet::builtin(fen::check_start_position);
+    let mut set = VariantSet::builtin(check_variant);
     let report = set.load_str("test.ini", text);
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     set
@@ -49,7 +49,7 @@ dropRegionWhite = a3 * a4
 
 #[test]
 fn a_byte_order_mark_starts_no_line() {
-    let mut set = VariantSet::builtin(fen::check_start_position);
+    let mut set = VariantSet::builtin(check_variant);
     let report = set.load_str(
         "bom.ini",
         "\u{feff}[bom:chess]\ncastling = false\n\n[bom-key:chess]\nfrobnicate = 1\n",

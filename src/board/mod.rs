@@ -17,3 +17,16 @@ pub mod zobrist;
 pub use position::{PROMOTED_UNKNOWN, Position, StateInfo};
 pub use ruleset::Ruleset;
 pub use setup::{Setup, SetupError};
+
+use crate::variant::{Refusal, Variant};
+
+/// The test a variant must pass to load (the variant set runs it on every section
+/// it reads): its pieces' moves within the move generator's walk budget, checked
+/// before any table is built, then a start position that reads.
+pub fn check_variant(variant: &Variant) -> Result<(), Refusal> {
+    tables::check_walk_budget(variant).map_err(|over| Refusal::PieceMoves {
+        piece: over.piece,
+        reason: over.to_string(),
+    })?;
+    fen::check_start_position(variant).map_err(Refusal::StartPosition)
+}

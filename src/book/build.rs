@@ -45,13 +45,14 @@ fn cp(s: Score) -> i32 {
 }
 
 /// Build the book text; `header` lines go first (each is written as a comment),
-/// `progress` hears about every position searched.
+/// `progress` hears about every position searched. Fails when the table or the
+/// threads cannot be had.
 pub fn build(
     start: &Position,
     opts: &BuildOptions,
     header: &[String],
     mut progress: impl FnMut(usize, &str),
-) -> String {
+) -> Result<String, String> {
     let mut out = String::new();
     for h in header {
         out.push_str("# ");
@@ -59,8 +60,12 @@ pub fn build(
         out.push('\n');
     }
     let mut searcher = Searcher::new();
-    searcher.set_threads(opts.threads);
-    searcher.set_hash_mb(opts.hash_mb);
+    searcher
+        .set_threads(opts.threads)
+        .map_err(|e| e.to_string())?;
+    searcher
+        .set_hash_mb(opts.hash_mb)
+        .map_err(|e| format!("hash table: {e}"))?;
     let mut seen = HashSet::new();
     let mut queue = VecDeque::new();
     queue.push_back((start.clone(), 0u32));
@@ -127,5 +132,5 @@ pub fn build(
         out.push_str(&entry);
         out.push('\n');
     }
-    out
+    Ok(out)
 }

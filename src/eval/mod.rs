@@ -585,10 +585,7 @@ impl Evaluator {
                 let mob_base = self.basis.mob_base[t];
                 for sq in set.iter() {
                     let targets = piece_targets(tables, c, tt, sq, &occ);
-                    let reached = targets
-                        .moves
-                        .minus(&occ)
-                        .or(&targets.captures.and(&theirs));
+                    let reached = targets.moves.minus(&occ).or(&targets.captures.and(&theirs));
                     act.attacks[ci] |= targets.captures;
                     act.by_lesser[ci] |= targets.captures.and(&bigger);
                     let d = count(&reached) + targets.multi - mob_base;
@@ -755,21 +752,15 @@ impl Evaluator {
         let g = self.rules.variant.geometry;
         let zone = self.basis.zone[k as usize];
         let slot = |term: GlobalTerm| global_slot(n, term);
-        let mut danger =
-            self.king_offset + act.attacker_danger[ti] + self.king_hits * act.hits[ti];
+        let mut danger = self.king_offset + act.attacker_danger[ti] + self.king_hits * act.hits[ti];
         tr.danger(c, slot(GlobalTerm::KingOffset), 1.0);
         tr.danger(c, slot(GlobalTerm::KingHits), act.hits[ti] as f32);
-        let weak = zone
-            .and(&act.attacks[ti])
-            .minus(&act.attacks[ci])
-            .count() as i32;
+        let weak = zone.and(&act.attacks[ti]).minus(&act.attacks[ci]).count() as i32;
         danger += self.king_weak * weak;
         tr.danger(c, slot(GlobalTerm::KingWeak), weak as f32);
         if self.checks {
             // Safe: not attacked by the defender (its royal piece included).
-            let safe = g
-                .all()
-                .minus(&act.attacks[ci].or(&act.royal_attacks[ci]));
+            let safe = g.all().minus(&act.attacks[ci].or(&act.royal_attacks[ci]));
             for t in 0..n {
                 if act.checks_reached[ti][t].intersects(&safe) {
                     danger += self.danger[t].check;
@@ -784,10 +775,7 @@ impl Evaluator {
                         continue;
                     }
                     let squares = self.drop_targets(pos, them, t as PieceType, &empty);
-                    if squares
-                        .and(&act.check_squares[ti][t])
-                        .intersects(&safe)
-                    {
+                    if squares.and(&act.check_squares[ti][t]).intersects(&safe) {
                         danger += self.danger[t].drop_check;
                         tr.danger(c, piece_slot(t, PieceTerm::DropCheck), 1.0);
                     }
@@ -814,13 +802,7 @@ impl Evaluator {
 
     /// The empty squares where colour `c` may drop a piece of type `t`.
     #[inline]
-    fn drop_targets(
-        &self,
-        pos: &Position,
-        c: Color,
-        t: PieceType,
-        empty: &SquareSet,
-    ) -> SquareSet {
+    fn drop_targets(&self, pos: &Position, c: Color, t: PieceType, empty: &SquareSet) -> SquareSet {
         let v = &self.rules.variant;
         let mut set = self.basis.drop_squares[c as usize][t as usize].and(empty);
         if v.drop_no_doubled == Some(t) {
@@ -972,4 +954,21 @@ pub fn piece_targets(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::VariantSet;
+
+    #[test]
+    fn chess_values_are_ordered_and_start_is_balanced() {
+        let set = VariantSet::builtin(crate::board::check_variant);
+        let rules = Ruleset::new(set.get("chess").unwrap());
+        let e = Evaluator::new(&rules);
+        let v = |c: char| e.value(rules.variant.type_of_letter(c).unwrap());
+        assert!(v('p') < v('n') && v('n') <= v('b') + 60 && v('b') < v('r') && v('r') < v('q'));
+        let pos = Position::start(&rules);
+        assert_eq!(e.evaluate(&pos), e.tempo[0]);
+    }
 }

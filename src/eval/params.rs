@@ -131,7 +131,10 @@ impl Params {
             set(
                 &mut p,
                 PieceTerm::Mobility,
-                [(4.0 * scale * 8.0).round() / 8.0, (3.0 * scale * 8.0).round() / 8.0],
+                [
+                    (4.0 * scale * 8.0).round() / 8.0,
+                    (3.0 * scale * 8.0).round() / 8.0,
+                ],
             );
             if royal {
                 // Kings hide in the middlegame (stay home) and centralise late; in

@@ -248,7 +248,10 @@ fn model_parts(p: &[[f64; 2]], s: &Recorded, n: usize) -> (f64, f64) {
 }
 
 fn danger(p: &[[f64; 2]], terms: &[(u32, f32)]) -> f64 {
-    terms.iter().map(|&(slot, c)| c as f64 * p[slot as usize][0]).sum()
+    terms
+        .iter()
+        .map(|&(slot, c)| c as f64 * p[slot as usize][0])
+        .sum()
 }
 
 /// Add `de · dE/dp` for one position to `g`.
@@ -278,7 +281,12 @@ fn add_gradient(p: &[[f64; 2]], s: &Recorded, n: usize, de: f64, g: &mut [[f64; 
 }
 
 /// Mean squared error of `σ(E / k)` against the labels.
-pub fn error<'a>(p: &[[f64; 2]], n: usize, k: f64, samples: impl Iterator<Item = &'a Sample>) -> f64 {
+pub fn error<'a>(
+    p: &[[f64; 2]],
+    n: usize,
+    k: f64,
+    samples: impl Iterator<Item = &'a Sample>,
+) -> f64 {
     let (mut sum, mut cnt) = (0.0, 0usize);
     for s in samples {
         let e = sigmoid(model_eval(p, &s.trace, n) / k) - s.label;
@@ -407,7 +415,10 @@ pub fn fit(
             p[i][1] = p[i][0];
         }
     }
-    let after = (error(&p, n, k, data.train()), error(&p, n, k, data.held_out()));
+    let after = (
+        error(&p, n, k, data.train()),
+        error(&p, n, k, data.held_out()),
+    );
     let report = Report {
         score_scale,
         eval_scale: k,

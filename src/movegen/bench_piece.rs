@@ -2,7 +2,7 @@
 //! neighbours, written the way `betza-vectors.txt` writes them. Used by the vector
 //! tests and by `menagerie moves` for variant designers.
 
-use crate::board::{Position, Ruleset, fen};
+use crate::board::{Position, Ruleset, check_variant};
 use crate::types::{Color, MoveKind, MoveList, RankNumbering};
 use crate::variant::VariantSet;
 use crate::xbetza::Dialect;
@@ -89,7 +89,7 @@ pub fn piece_targets(
     }
     // Board text.
     let mut grid = vec![vec![None; w as usize]; h as usize];
-    let mut set = VariantSet::empty(fen::check_start_position);
+    let mut set = VariantSet::empty(check_variant);
     let geometry = crate::types::Geometry::new(w, h).ok_or("board size out of range")?;
     let at = |s: &str| {
         geometry

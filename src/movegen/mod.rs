@@ -10,4 +10,4 @@ mod perft;
 
 pub use decided::{flag_reached, immediate_result};
 pub use legal::NodeInfo;
-pub use perft::{perft, perft_divide};
+pub use perft::{perft, perft_divide, perft_divide_until, perft_until};

@@ -10,6 +10,19 @@ use std::time::Duration;
 pub const ENGINE_NAME: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the Menagerie developers";
 
+/// What UCI_EngineAbout says: the project, what it is, and its licence (the `license`
+/// of Cargo.toml, which does not name one yet).
+pub fn engine_about() -> String {
+    let licence = match env!("CARGO_PKG_LICENSE") {
+        "" => "no licence is stated yet".to_string(),
+        l => format!("licence: {l}"),
+    };
+    format!(
+        "{ENGINE_NAME} by {ENGINE_AUTHOR}, a chess-variant engine for any variant \
+         defined in a variants.ini file; {licence}"
+    )
+}
+
 /// The largest depth, mate distance or number of moves to go a GUI may ask for;
 /// larger requests are brought down to it (no search gets that far).
 pub const MAX_REQUESTED_COUNT: u64 = 1000;

@@ -5,14 +5,16 @@
 //! search events through the session's input channel.
 
 use super::game_end::{self, GameEnd};
-use super::io::Input;
+use super::io::{Input, PerftEvent};
 use menagerie::board::{Position, Ruleset};
 use menagerie::book::Book;
+use menagerie::movegen::perft_divide_until;
 use menagerie::search::{Callback, Limits, Searcher};
 use menagerie::types::{Move, MoveList};
-use menagerie::variant::{LoadError, Variant, VariantSet};
+use menagerie::variant::{LoadReport, Variant, VariantSet};
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
@@ -34,17 +36,32 @@ pub struct Controller {
     /// The game: set up from a FEN or the start position, then the moves played.
     pos: Position,
     searcher: Searcher,
+    /// The perft running in the background, if any.
+    perft: Option<PerftJob>,
+    /// Id of the latest search or perft.
     search_id: u64,
     events: Sender<Input>,
     book: Option<Book>,
+    startup_report: Vec<String>,
+}
+
+/// A perft counting on a thread of its own, and the flag that stops it.
+struct PerftJob {
+    stop: Arc<AtomicBool>,
+    handle: std::thread::JoinHandle<()>,
 }
 
 /// The variant a session starts with: orthodox chess when it is loaded.
 pub const DEFAULT_VARIANT: &str = "chess";
 
 impl Controller {
-    /// `variants` must not be empty (the built-in set always has chess).
-    pub fn new(variants: VariantSet, events: Sender<Input>) -> Controller {
+    /// `variants` must not be empty (the built-in set always has chess);
+    /// `startup_report` is what loading them had to say.
+    pub fn new(
+        variants: VariantSet,
+        startup_report: Vec<String>,
+        events: Sender<Input>,
+    ) -> Controller {
         let variant = variants
             .get(DEFAULT_VARIANT)
             .or_else(|| variants.iter().next().cloned())
@@ -57,9 +74,11 @@ impl Controller {
             rules,
             pos,
             searcher: Searcher::new(),
+            perft: None,
             search_id: 0,
             events,
             book,
+            startup_report,
         }
     }
 
@@ -71,9 +90,15 @@ impl Controller {
 
     /// Load a variant file at run time. The current game is kept; a variant that is
     /// redefined takes effect the next time it is selected.
-    pub fn load_variant_file(&mut self, path: &Path) -> (Vec<String>, Vec<LoadError>) {
-        let report = self.variants.load_file(path);
-        (report.loaded, report.errors)
+    pub fn load_variant_file(&mut self, path: &Path) -> LoadReport {
+        self.variants.load_file(path)
+    }
+
+    /// What loading the command line's variant files had to say (errors, then
+    /// notes), taken once: the protocol tells the user after its handshake, when
+    /// the GUI can show it.
+    pub fn take_startup_report(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.startup_report)
     }
 
     pub fn variant(&self) -> &Arc<Variant> {
@@ -159,8 +184,37 @@ impl Controller {
         id
     }
 
+    /// Count the leaves of the game position's move tree to `depth` in the
+    /// background, root move by root move, as a search runs: the counts arrive on
+    /// the session channel tagged with the returned id, then their end;
+    /// [`Controller::stop_search`] stops the count.
+    pub fn start_perft(&mut self, depth: u32) -> Result<u64, String> {
+        self.search_id += 1;
+        let id = self.search_id;
+        let mut pos = self.pos.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let tx = self.events.clone();
+        let flag = stop.clone();
+        let handle = std::thread::Builder::new()
+            .name("perft".into())
+            .spawn(move || {
+                let done = perft_divide_until(&mut pos, depth, &flag, |m, n| {
+                    let _ = tx.send(Input::Perft(id, PerftEvent::Move(m, n)));
+                });
+                let _ = tx.send(Input::Perft(id, PerftEvent::Done { stopped: !done }));
+            })
+            .map_err(|e| format!("cannot start the perft thread: {e}"))?;
+        self.perft = Some(PerftJob { stop, handle });
+        Ok(id)
+    }
+
+    /// Is a search or a perft running?
+    fn busy(&self) -> bool {
+        self.searcher.is_searching() || self.perft.as_ref().is_some_and(|j| !j.handle.is_finished())
+    }
+
     /// The next input. While `searching`, also wake up at `deadline` and when the
-    /// search thread has died without a word.
+    /// search (or perft) thread has died without a word.
     pub fn next_input(
         &self,
         rx: &Receiver<Input>,
@@ -180,7 +234,7 @@ impl Controller {
                 Ok(i) => return Wake::Input(i),
                 Err(RecvTimeoutError::Disconnected) => return Wake::Input(Input::Eof),
                 Err(RecvTimeoutError::Timeout) => {
-                    if !self.searcher.is_searching() {
+                    if !self.busy() {
                         // Whatever it sent before it ended is already queued.
                         return match rx.try_recv() {
                             Ok(i) => Wake::Input(i),
@@ -204,21 +258,32 @@ impl Controller {
         std::process::exit(0)
     }
 
-    /// Ask the running search to finish; it still reports a best move.
+    /// Ask the running search to finish (it still reports a best move), or the
+    /// running perft (it reports that it stopped).
     pub fn stop_search(&self) {
         self.searcher.signal_stop();
+        if let Some(job) = &self.perft {
+            job.stop.store(true, Ordering::Relaxed);
+        }
     }
 
     pub fn ponderhit(&self) {
         self.searcher.ponderhit();
     }
 
-    pub fn set_threads(&mut self, n: usize) {
-        self.searcher.set_threads(n);
+    /// Search threads, at most [`menagerie::search::max_threads`]: returns how many
+    /// there are now. On an error the old threads stay.
+    pub fn set_threads(&mut self, n: usize) -> Result<usize, String> {
+        self.searcher.set_threads(n).map_err(|e| e.to_string())
     }
 
-    pub fn set_hash_mb(&mut self, mb: usize) {
-        self.searcher.set_hash_mb(mb);
+    /// Table size in MB. More than the machine has is refused, and the old table
+    /// stays.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
+        let old = self.searcher.hash_mb();
+        self.searcher
+            .set_hash_mb(mb)
+            .map_err(|e| format!("{e}; the table stays {old} MB"))
     }
 
     pub fn clear_hash(&mut self) {

@@ -6,6 +6,7 @@
 //! thread and its output is always in a well-defined order.
 
 use menagerie::search::Event;
+use menagerie::types::Move;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::Sender;
 
@@ -17,6 +18,16 @@ pub enum Input {
     Eof,
     /// An event of the search with this id.
     Search(u64, Event),
+    /// A result of the perft with this id (perft runs like a search).
+    Perft(u64, PerftEvent),
+}
+
+/// What a perft running in the background reports.
+pub enum PerftEvent {
+    /// The count under one root move.
+    Move(Move, u64),
+    /// The end: every root move was counted, or the count was stopped.
+    Done { stopped: bool },
 }
 
 /// Read stdin line by line on a thread of its own. Bytes that are not UTF-8 are

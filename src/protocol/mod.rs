@@ -13,6 +13,7 @@ mod fallback;
 mod game_end;
 mod highlight;
 mod io;
+mod opponent;
 mod options;
 mod uci;
 mod wire;
@@ -31,11 +32,12 @@ pub enum Protocol {
 }
 
 /// Run a protocol session on stdin/stdout until `quit` or the end of input.
-/// `forced` skips the detection from the first line.
-pub fn run(variants: VariantSet, forced: Option<Protocol>) {
+/// `startup_report` is what loading the variant files had to say (told to the user
+/// after the handshake); `forced` skips the detection from the first line.
+pub fn run(variants: VariantSet, startup_report: Vec<String>, forced: Option<Protocol>) {
     let (tx, rx) = mpsc::channel();
     io::spawn_stdin_reader(tx.clone());
-    let mut ctl = Controller::new(variants, tx);
+    let mut ctl = Controller::new(variants, startup_report, tx);
     options::apply_defaults(&mut ctl);
     let (protocol, first) = match forced {
         Some(p) => (p, None),
@@ -43,7 +45,7 @@ pub fn run(variants: VariantSet, forced: Option<Protocol>) {
             match rx.recv() {
                 Ok(Input::Line(l)) if l.trim().is_empty() => continue,
                 Ok(Input::Line(l)) => break (detect(&l), Some(l)),
-                Ok(Input::Search(..)) => continue,
+                Ok(Input::Search(..) | Input::Perft(..)) => continue,
                 Ok(Input::Eof) | Err(_) => return,
             }
         },

@@ -4,17 +4,20 @@
 //! Each protocol only words the outcome.
 
 use super::Protocol;
+use super::common;
 use super::controller::Controller;
-use menagerie::variant::LoadError;
+use super::opponent::Opponent;
+use menagerie::search::skill::{self, Skill};
+use menagerie::variant::LoadReport;
 use std::path::Path;
 
 /// An option's type, with its default and limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Spin {
-        default: usize,
-        min: usize,
-        max: usize,
+        default: i64,
+        min: i64,
+        max: i64,
     },
     Check {
         default: bool,
@@ -24,6 +27,11 @@ pub enum Kind {
     File,
     /// One of the loaded variants (UCI: a combo box of them).
     Variant,
+    /// Free text (UCI: a string, `<empty>` for none).
+    Text,
+    /// The engine's description, for the GUI to show (UCI: a string whose default is
+    /// the text; setting it changes nothing).
+    About,
 }
 
 /// What setting an option does.
@@ -39,6 +47,20 @@ pub enum Effect {
     ClearHash,
     SelectVariant,
     LoadVariantFile,
+    /// [`Settings::skill_level`].
+    SkillLevel,
+    /// [`Settings::limit_strength`].
+    LimitStrength,
+    /// [`Settings::elo`].
+    Elo,
+    /// [`Settings::analyse_mode`].
+    AnalyseMode,
+    /// [`Settings::show_curr_line`].
+    ShowCurrLine,
+    /// [`Settings::show_refutations`].
+    ShowRefutations,
+    /// [`Settings::opponent`].
+    Opponent,
     /// Accepted and not used: UCI asks for pondering per search (`go ponder`), and
     /// a variant's own file says whether it is a chess960 variant.
     Nothing,
@@ -132,8 +154,81 @@ pub const CHESS960: EngineOption = EngineOption {
     effect: Effect::Nothing,
 };
 
+/// Full strength at the top level; lower levels play weaker (search/skill.rs).
+pub const SKILL_LEVEL: EngineOption = EngineOption {
+    uci: Some("Skill Level"),
+    cecp: Some("Skill Level"),
+    kind: Kind::Spin {
+        default: skill::MAX_LEVEL as i64,
+        min: skill::MIN_LEVEL as i64,
+        max: skill::MAX_LEVEL as i64,
+    },
+    effect: Effect::SkillLevel,
+};
+
+/// Play at the strength `UCI_Elo` names (instead of the skill level).
+pub const LIMIT_STRENGTH: EngineOption = EngineOption {
+    uci: Some("UCI_LimitStrength"),
+    cecp: Some("Limit Strength"),
+    kind: Kind::Check { default: false },
+    effect: Effect::LimitStrength,
+};
+
+/// The Elo to play at when the strength is limited; the range is that of the levels'
+/// nominal Elo, the default a club player's.
+pub const ELO: EngineOption = EngineOption {
+    uci: Some("UCI_Elo"),
+    cecp: Some("Elo"),
+    kind: Kind::Spin {
+        default: skill::DEFAULT_ELO as i64,
+        min: skill::MIN_ELO as i64,
+        max: skill::MAX_ELO as i64,
+    },
+    effect: Effect::Elo,
+};
+
+/// CECP analyses with its `analyze` command.
+pub const ANALYSE_MODE: EngineOption = EngineOption {
+    uci: Some("UCI_AnalyseMode"),
+    cecp: None,
+    kind: Kind::Check { default: false },
+    effect: Effect::AnalyseMode,
+};
+
+/// `info currline` (CECP has nothing like it).
+pub const SHOW_CURR_LINE: EngineOption = EngineOption {
+    uci: Some("UCI_ShowCurrLine"),
+    cecp: None,
+    kind: Kind::Check { default: false },
+    effect: Effect::ShowCurrLine,
+};
+
+/// `info refutation` (CECP has nothing like it).
+pub const SHOW_REFUTATIONS: EngineOption = EngineOption {
+    uci: Some("UCI_ShowRefutations"),
+    cecp: None,
+    kind: Kind::Check { default: false },
+    effect: Effect::ShowRefutations,
+};
+
+/// Who the engine plays (CECP: the `name`, `rating` and `computer` commands).
+pub const OPPONENT: EngineOption = EngineOption {
+    uci: Some("UCI_Opponent"),
+    cecp: None,
+    kind: Kind::Text,
+    effect: Effect::Opponent,
+};
+
+/// The UCI specification lists it last.
+pub const ENGINE_ABOUT: EngineOption = EngineOption {
+    uci: Some("UCI_EngineAbout"),
+    cecp: None,
+    kind: Kind::About,
+    effect: Effect::Nothing,
+};
+
 /// Every option, in the order the GUIs are told about them.
-pub static OPTIONS: [EngineOption; 9] = [
+pub static OPTIONS: [EngineOption; 17] = [
     HASH,
     THREADS,
     MULTI_PV,
@@ -143,6 +238,14 @@ pub static OPTIONS: [EngineOption; 9] = [
     VARIANT,
     VARIANT_PATH,
     CHESS960,
+    SKILL_LEVEL,
+    LIMIT_STRENGTH,
+    ELO,
+    ANALYSE_MODE,
+    SHOW_CURR_LINE,
+    SHOW_REFUTATIONS,
+    OPPONENT,
+    ENGINE_ABOUT,
 ];
 
 /// The option called `name` in `protocol` (names are not case sensitive).
@@ -156,7 +259,7 @@ pub fn find(protocol: Protocol, name: &str) -> Option<&'static EngineOption> {
 /// A checked value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
-    Number(usize),
+    Number(i64),
     Flag(bool),
     Text(String),
     /// A button was pressed.
@@ -164,17 +267,50 @@ pub enum Value {
 }
 
 /// The settings that options change and the sessions read when they start a search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     pub multi_pv: usize,
     pub book: bool,
+    /// `Skill Level`: skill::MAX_LEVEL is full strength.
+    pub skill_level: i32,
+    /// Play at [`Settings::elo`] (this comes before the skill level).
+    pub limit_strength: bool,
+    pub elo: i32,
+    /// The GUI analyses rather than plays (UCI_AnalyseMode): full strength.
+    pub analyse_mode: bool,
+    pub show_curr_line: bool,
+    pub show_refutations: bool,
+    /// Who the engine plays, as far as the GUI said. Not used to play differently yet:
+    /// contempt against weaker or stronger opponents stays 0 until measured.
+    pub opponent: Opponent,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            multi_pv: MULTI_PV.spin_default(),
+            multi_pv: MULTI_PV.spin_default() as usize,
             book: BOOK.check_default(),
+            skill_level: SKILL_LEVEL.spin_default() as i32,
+            limit_strength: LIMIT_STRENGTH.check_default(),
+            elo: ELO.spin_default() as i32,
+            analyse_mode: ANALYSE_MODE.check_default(),
+            show_curr_line: SHOW_CURR_LINE.check_default(),
+            show_refutations: SHOW_REFUTATIONS.check_default(),
+            opponent: Opponent::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// The strength limit for the engine's own moves (None: full strength). Analysis
+    /// is always at full strength.
+    pub fn skill(&self) -> Option<Skill> {
+        if self.analyse_mode {
+            None
+        } else if self.limit_strength {
+            Some(Skill::from_elo(self.elo))
+        } else {
+            Skill::from_level(self.skill_level)
         }
     }
 }
@@ -182,11 +318,10 @@ impl Default for Settings {
 /// What applying an option did, for the protocol to report.
 pub enum Applied {
     Done,
-    /// A variant file was read: the variants it defined and its errors.
-    VariantFile {
-        loaded: Vec<String>,
-        errors: Vec<LoadError>,
-    },
+    /// Done, not quite as asked: the protocol tells the user this.
+    Adjusted(String),
+    /// A variant file was read: the variants it defined, its errors and notes.
+    VariantFile(LoadReport),
 }
 
 impl EngineOption {
@@ -197,7 +332,7 @@ impl EngineOption {
         }
     }
 
-    fn spin_default(&self) -> usize {
+    fn spin_default(&self) -> i64 {
         match self.kind {
             Kind::Spin { default, .. } => default,
             _ => 0,
@@ -212,7 +347,9 @@ impl EngineOption {
     /// `cores` commands are obeyed as far as they can be).
     pub fn clamp(&self, n: usize) -> usize {
         match self.kind {
-            Kind::Spin { min, max, .. } => n.clamp(min, max),
+            Kind::Spin { min, max, .. } => {
+                i64::try_from(n).unwrap_or(i64::MAX).clamp(min, max).max(0) as usize
+            }
             _ => n,
         }
     }
@@ -222,7 +359,7 @@ impl EngineOption {
         let text = value.map(str::trim).unwrap_or("");
         match self.kind {
             Kind::Spin { min, max, .. } => text
-                .parse::<usize>()
+                .parse::<i64>()
                 .ok()
                 .filter(|n| (min..=max).contains(n))
                 .map(Value::Number)
@@ -234,8 +371,12 @@ impl EngineOption {
             },
             Kind::Button => Ok(Value::Press),
             // UCI GUIs send `<empty>` for an empty string.
-            Kind::File | Kind::Variant if text == "<empty>" => Ok(Value::Text(String::new())),
-            Kind::File | Kind::Variant => Ok(Value::Text(text.to_string())),
+            Kind::File | Kind::Variant | Kind::Text | Kind::About if text == "<empty>" => {
+                Ok(Value::Text(String::new()))
+            }
+            Kind::File | Kind::Variant | Kind::Text | Kind::About => {
+                Ok(Value::Text(text.to_string()))
+            }
         }
     }
 
@@ -249,7 +390,8 @@ impl EngineOption {
             }
             Kind::Check { default } => format!("type check default {default}"),
             Kind::Button => "type button".to_string(),
-            Kind::File => "type string default <empty>".to_string(),
+            Kind::File | Kind::Text => "type string default <empty>".to_string(),
+            Kind::About => format!("type string default {}", common::engine_about()),
             Kind::Variant => {
                 let vars: String = ctl
                     .variants()
@@ -270,8 +412,10 @@ impl EngineOption {
             Kind::Check { default } => format!("-check {}", default as u8),
             Kind::Button => "-button".to_string(),
             Kind::File => "-file ".to_string(),
-            // CECP chooses variants with its `variant` command.
-            Kind::Variant => return None,
+            Kind::Text => "-string ".to_string(),
+            // CECP chooses variants with its `variant` command, and has no place for a
+            // description.
+            Kind::Variant | Kind::About => return None,
         };
         Some(format!("feature option=\"{name} {kind}\""))
     }
@@ -280,8 +424,22 @@ impl EngineOption {
 /// Set the options that have a default in the engine (the table size and the
 /// threads), at the start of a session.
 pub fn apply_defaults(ctl: &mut Controller) {
-    ctl.set_hash_mb(HASH.spin_default());
-    ctl.set_threads(THREADS.spin_default());
+    // The defaults are small: should even they fail, the engine plays with what the
+    // searcher started with.
+    let _ = ctl.set_hash_mb(HASH.spin_default() as usize);
+    let _ = ctl.set_threads(THREADS.spin_default() as usize);
+}
+
+/// Set the search threads; fewer than asked (the machine's limit) is reported.
+pub fn apply_threads(ctl: &mut Controller, n: usize) -> Result<Applied, String> {
+    let got = ctl.set_threads(n)?;
+    Ok(if got < n {
+        Applied::Adjusted(format!(
+            "{n} threads are more than this machine runs well; using {got}"
+        ))
+    } else {
+        Applied::Done
+    })
 }
 
 /// Do what setting `option` to `value` (from [`EngineOption::parse`]) does.
@@ -292,15 +450,24 @@ pub fn apply(
     settings: &mut Settings,
 ) -> Result<Applied, String> {
     match (option.effect, value) {
-        (Effect::HashMb, Value::Number(mb)) => ctl.set_hash_mb(mb),
-        (Effect::Threads, Value::Number(n)) => ctl.set_threads(n),
-        (Effect::MultiPv, Value::Number(n)) => settings.multi_pv = n,
+        // (Spin values are within their limits: positive for these three.)
+        (Effect::HashMb, Value::Number(mb)) => ctl.set_hash_mb(mb as usize)?,
+        (Effect::Threads, Value::Number(n)) => return apply_threads(ctl, n as usize),
+        (Effect::MultiPv, Value::Number(n)) => settings.multi_pv = n as usize,
         (Effect::Book, Value::Flag(on)) => settings.book = on,
+        (Effect::SkillLevel, Value::Number(n)) => settings.skill_level = n as i32,
+        (Effect::LimitStrength, Value::Flag(on)) => settings.limit_strength = on,
+        (Effect::Elo, Value::Number(n)) => settings.elo = n as i32,
+        (Effect::AnalyseMode, Value::Flag(on)) => settings.analyse_mode = on,
+        (Effect::ShowCurrLine, Value::Flag(on)) => settings.show_curr_line = on,
+        (Effect::ShowRefutations, Value::Flag(on)) => settings.show_refutations = on,
+        (Effect::Opponent, Value::Text(text)) => settings.opponent = Opponent::parse_uci(&text)?,
         (Effect::ClearHash, _) => ctl.clear_hash(),
         (Effect::SelectVariant, Value::Text(name)) => ctl.select_variant(&name)?,
         (Effect::LoadVariantFile, Value::Text(path)) if !path.is_empty() => {
-            let (loaded, errors) = ctl.load_variant_file(Path::new(&path));
-            return Ok(Applied::VariantFile { loaded, errors });
+            return Ok(Applied::VariantFile(
+                ctl.load_variant_file(Path::new(&path)),
+            ));
         }
         _ => {}
     }

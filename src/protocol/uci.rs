@@ -7,18 +7,15 @@ use super::common::{
     Backlog, ENGINE_AUTHOR, ENGINE_NAME, MAX_REQUESTED_COUNT, MOVE_OVERHEAD, emergency_budget,
 };
 use super::controller::{Controller, Wake};
-use super::io::{Input, Output};
+use super::io::{Input, Output, PerftEvent};
 use super::options::{self, Applied, Settings};
 use super::{fallback, wire};
 use menagerie::board::Position;
-use menagerie::movegen::perft_divide;
-use menagerie::search::{Event, Info, Limits, Score};
+use menagerie::search::{Event, Info, Limits, LiveReports, Score};
 use menagerie::types::{Color, Move};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
-/// Options GUIs set that the engine accepts and does not use.
-const SILENTLY_ACCEPTED: [&str; 2] = ["UCI_AnalyseMode", "UCI_Opponent"];
 const MAX_PERFT_DEPTH: u32 = 64;
 
 /// A UCI command, parsed.
@@ -106,6 +103,8 @@ pub struct Session {
     deadline: Option<Instant>,
     debug: bool,
     settings: Settings,
+    /// The running "search" is a perft; the nodes of the root moves counted so far.
+    perft: Option<u64>,
 }
 
 impl Session {
@@ -121,6 +120,7 @@ impl Session {
             deadline: None,
             debug: false,
             settings: Settings::default(),
+            perft: None,
         }
     }
 
@@ -152,6 +152,7 @@ impl Session {
             match input {
                 Input::Line(l) => self.on_line(l),
                 Input::Search(id, ev) => self.on_search_event(id, ev),
+                Input::Perft(id, ev) => self.on_perft_event(id, ev),
                 Input::Eof => self.ctl.quit(),
             }
         }
@@ -163,6 +164,11 @@ impl Session {
         self.searching = false;
         self.stopping = false;
         self.deadline = None;
+        if self.perft.take().is_some() {
+            self.search_root = None;
+            self.info_string("the perft ended without a result");
+            return;
+        }
         let Some(root) = self.search_root.take() else {
             return;
         };
@@ -220,7 +226,7 @@ impl Session {
                 self.ctl.stop_search();
                 return;
             }
-            Command::PonderHit if self.searching => {
+            Command::PonderHit if self.searching && self.perft.is_none() => {
                 self.ctl.ponderhit();
                 self.deadline = emergency_budget(&self.search_limits).map(|b| Instant::now() + b);
                 return;
@@ -263,29 +269,36 @@ impl Session {
             }
         }
         self.out.line("uciok");
+        for line in self.ctl.take_startup_report() {
+            self.info_string(&line);
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let Some(option) = options::find(Protocol::Uci, name) else {
-            if !SILENTLY_ACCEPTED
-                .iter()
-                .any(|n| n.eq_ignore_ascii_case(name))
-            {
-                self.info_string(&format!("ignored: unknown option '{name}'"));
-            }
+            self.info_string(&format!("ignored: unknown option '{name}'"));
             return;
         };
         let applied = option
             .parse(name, value)
             .and_then(|v| options::apply(option, v, &mut self.ctl, &mut self.settings));
         match applied {
-            Ok(Applied::Done) => {}
-            Ok(Applied::VariantFile { loaded, errors }) => {
-                for e in &errors {
+            Ok(Applied::Done) => {
+                if self.debug && option.effect == options::Effect::Opponent {
+                    let text = format!("opponent: {}", self.settings.opponent);
+                    self.info_string(&text);
+                }
+            }
+            Ok(Applied::Adjusted(note)) => self.info_string(&note),
+            Ok(Applied::VariantFile(report)) => {
+                for e in &report.errors {
                     self.info_string(&format!("variant file error: {e}"));
                 }
-                if !loaded.is_empty() {
-                    self.info_string(&format!("loaded variants: {}", loaded.join(" ")));
+                for n in &report.notes {
+                    self.info_string(&format!("variant file note: {n}"));
+                }
+                if !report.loaded.is_empty() {
+                    self.info_string(&format!("loaded variants: {}", report.loaded.join(" ")));
                 }
             }
             Err(why) => self.info_string(&format!("ignored: {why}")),
@@ -322,6 +335,11 @@ impl Session {
         let mut limits = Limits {
             multi_pv: self.settings.multi_pv,
             move_overhead: MOVE_OVERHEAD,
+            live: LiveReports {
+                curr_move: true,
+                curr_line: self.settings.show_curr_line,
+                refutations: self.settings.show_refutations,
+            },
             ..Limits::default()
         };
         let mut i = 0;
@@ -370,6 +388,11 @@ impl Session {
             }
             i += used;
         }
+        // A game move may be played weaker; an analysis or a mate search is at full
+        // strength.
+        if !limits.infinite && limits.mate.is_none() {
+            limits.skill = self.settings.skill();
+        }
         if self.settings.book
             && !limits.infinite
             && !limits.ponder
@@ -393,8 +416,9 @@ impl Session {
     }
 
     /// `go perft N`, answered as Fairy-Stockfish does: one `MOVE: COUNT` line per
-    /// legal root move, a blank line, then `Nodes searched: N`. Runs to the end before
-    /// the next command is read (no search is running: `go` only gets here when idle).
+    /// legal root move, a blank line, then `Nodes searched: N`. It runs like a
+    /// search: in the background, `isready` answered meanwhile, ended by `stop`
+    /// (then an `info string` says so instead of the total).
     fn perft(&mut self, depth: Option<&String>) {
         // The depth is capped: perft allocates one move list per ply up front.
         let Some(depth) = depth
@@ -406,14 +430,48 @@ impl Session {
             ));
             return;
         };
-        let mut pos = self.ctl.position().clone();
-        let mut total = 0;
-        for (m, n) in perft_divide(&mut pos, depth) {
-            self.out.line(&format!("{}: {n}", wire::uci_text(&pos, m)));
-            total += n;
+        match self.ctl.start_perft(depth) {
+            Ok(_) => {
+                self.search_root = Some(self.ctl.position().clone());
+                self.searching = true;
+                self.deadline = None;
+                self.perft = Some(0);
+            }
+            Err(why) => self.info_string(&format!("ignored: {why}")),
         }
-        self.out.line("");
-        self.out.line(&format!("Nodes searched: {total}"));
+    }
+
+    fn on_perft_event(&mut self, id: u64, event: PerftEvent) {
+        if !self.searching || !self.ctl.is_current_search(id) {
+            return;
+        }
+        let Some(total) = self.perft.as_mut() else {
+            return;
+        };
+        match event {
+            PerftEvent::Move(m, n) => {
+                *total += n;
+                if let Some(root) = &self.search_root {
+                    let line = format!("{}: {n}", wire::uci_text(root, m));
+                    self.out.line(&line);
+                }
+            }
+            PerftEvent::Done { stopped } => {
+                let total = *total;
+                self.perft = None;
+                self.searching = false;
+                self.stopping = false;
+                self.search_root = None;
+                if stopped {
+                    self.info_string(&format!(
+                        "perft stopped: {total} nodes under the moves above"
+                    ));
+                } else {
+                    self.out.line("");
+                    self.out.line(&format!("Nodes searched: {total}"));
+                }
+            }
+        }
     }
 
     fn on_search_event(&mut self, id: u64, event: Event) {
@@ -424,6 +482,19 @@ impl Session {
             Event::Info(info) => {
                 let line = self.info_line(&info);
                 self.out.line(&line);
+            }
+            Event::CurrMove { mv, number } => {
+                let text = self.line_text(&[mv]);
+                self.out
+                    .line(&format!("info currmove{text} currmovenumber {number}"));
+            }
+            Event::CurrLine(moves) => {
+                let text = self.line_text(&moves);
+                self.out.line(&format!("info currline{text}"));
+            }
+            Event::Refutation(moves) => {
+                let text = self.line_text(&moves);
+                self.out.line(&format!("info refutation{text}"));
             }
             Event::BestMove { best, ponder } => {
                 self.searching = false;
@@ -454,15 +525,7 @@ impl Session {
             Score::Cp(x) => format!("cp {x}"),
             Score::Mate(n) => format!("mate {n}"),
         };
-        let mut pv = String::new();
-        if let Some(root) = &self.search_root {
-            let mut p = root.clone();
-            for &m in &info.pv {
-                pv.push(' ');
-                pv.push_str(&wire::uci_text(&p, m));
-                p.make(m);
-            }
-        }
+        let pv = self.line_text(&info.pv);
         format!(
             "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv{}",
             info.depth,
@@ -475,6 +538,26 @@ impl Session {
             info.time.as_millis(),
             pv
         )
+    }
+
+    /// Moves from the search's root, each after a space (a null move is `0000`).
+    fn line_text(&self, moves: &[Move]) -> String {
+        let mut text = String::new();
+        let Some(root) = &self.search_root else {
+            return text;
+        };
+        let mut p = root.clone();
+        for &m in moves {
+            text.push(' ');
+            if m.is_none() {
+                text.push_str("0000");
+                p.make_null();
+            } else {
+                text.push_str(&wire::uci_text(&p, m));
+                p.make(m);
+            }
+        }
+        text
     }
 }
 

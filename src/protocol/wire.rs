@@ -108,7 +108,7 @@ mod tests {
     use menagerie::variant::VariantSet;
 
     fn setup(variant: &str, fen: Option<&str>) -> (Position, XbVariant) {
-        let mut set = VariantSet::builtin(menagerie::board::fen::check_start_position);
+        let mut set = VariantSet::builtin(menagerie::board::check_variant);
         let report = set.load_str(
             "variants.ini",
             include_str!("../../tests/data/protocol/variants.ini"),

@@ -3,7 +3,7 @@
 //! regression signature for changes to the search (quote it in commit messages).
 
 use super::{Callback, Limits, Searcher};
-use crate::board::{Position, Ruleset, fen};
+use crate::board::{Position, Ruleset, check_variant};
 use crate::movegen::notation;
 use crate::types::RankNumbering;
 use crate::variant::VariantSet;
@@ -78,8 +78,8 @@ pub const POSITIONS: &[(&str, &str, u32)] = &[
 
 /// The built-in variants, plus the bench's own definitions for the ones missing.
 pub fn variant_set() -> (VariantSet, VariantSet) {
-    let builtin = VariantSet::builtin(fen::check_start_position);
-    let mut extra = VariantSet::builtin(fen::check_start_position);
+    let builtin = VariantSet::builtin(check_variant);
+    let mut extra = VariantSet::builtin(check_variant);
     let report = extra.load_str("bench-variants.ini", BENCH_VARIANTS_INI);
     debug_assert!(report.errors.is_empty(), "{:?}", report.errors);
     (builtin, extra)
@@ -109,13 +109,14 @@ pub struct BenchTotal {
 
 /// Search every bench position to `depth` (None: the table's depths) with `threads`
 /// threads, calling `line` after each. The table and histories are cleared before
-/// every position so that each result depends only on the position.
+/// every position so that each result depends only on the position. Fails when the
+/// table or the threads cannot be had.
 pub fn run(
     depth: Option<u32>,
     threads: usize,
     hash_mb: usize,
     line: impl FnMut(&BenchLine),
-) -> BenchTotal {
+) -> Result<BenchTotal, String> {
     run_spec(
         &BenchSpec {
             depth,
@@ -144,12 +145,14 @@ pub struct BenchSpec {
     pub variants: Vec<String>,
 }
 
-pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> BenchTotal {
+pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> Result<BenchTotal, String> {
     let (builtin, extra) = variant_set();
     let threads = spec.threads.max(1);
     let mut searcher = Searcher::new();
-    searcher.set_threads(threads);
-    searcher.set_hash_mb(spec.hash_mb.max(1));
+    searcher.set_threads(threads).map_err(|e| e.to_string())?;
+    searcher
+        .set_hash_mb(spec.hash_mb.max(1))
+        .map_err(|e| format!("hash table: {e}"))?;
     let mut total_nodes = 0;
     let mut total_time = Duration::ZERO;
     let quiet: Callback = Arc::new(|_| {});
@@ -220,8 +223,8 @@ pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> BenchTota
             time,
         });
     }
-    BenchTotal {
+    Ok(BenchTotal {
         nodes: total_nodes,
         time: total_time,
-    }
+    })
 }

@@ -27,3 +27,20 @@ pub const NULL_VERIFY_DEPTH: i32 = 13;
 pub const PROBCUT_DEPTH: i32 = 5;
 pub const PROBCUT_MARGIN: i32 = 149;
 pub const PROBCUT_IMPROVING: i32 = 36;
+/// Reverse futility: up to this depth, a static evaluation `MARGIN` per ply (less
+/// one ply when improving) above beta stands.
+pub const REVERSE_FUTILITY_DEPTH: i32 = 6;
+pub const REVERSE_FUTILITY_MARGIN: i32 = 90;
+/// Null move: tried when the static evaluation is within `EVAL_MARGIN` per ply of
+/// beta; reduced by `REDUCTION + depth / DEPTH_DIVISOR` plies, plus one per
+/// `EVAL_DIVISOR` of evaluation above beta (at most `EVAL_REDUCTION_MAX`).
+pub const NULL_EVAL_MARGIN: i32 = 20;
+pub const NULL_REDUCTION: i32 = 3;
+pub const NULL_DEPTH_DIVISOR: i32 = 4;
+pub const NULL_EVAL_DIVISOR: i32 = 200;
+pub const NULL_EVAL_REDUCTION_MAX: i32 = 3;
+/// ProbCut tries this many captures (twice as many at cut nodes).
+pub const PROBCUT_MOVES: usize = 2;
+/// Quiescence delta pruning: a capture whose victim, taken for free, still leaves
+/// the static evaluation this far below alpha is skipped.
+pub const DELTA_MARGIN: i32 = 200;

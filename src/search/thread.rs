@@ -8,10 +8,13 @@
 use super::busy::BusyMoves;
 use super::history::History;
 use super::movegen_fast::FastGen;
+use super::root::root_moves;
+use super::score::to_score;
 use super::shared::{PaddedCounter, Shared};
+use super::skill::Picker;
 use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
-use super::worker::{Worker, root_moves, to_score};
+use super::worker::Worker;
 use super::{Callback, Event, Info, Limits, Score, Signals};
 use crate::board::Position;
 use crate::eval::Evaluator;
@@ -35,17 +38,23 @@ pub struct Outcome {
     pub pv: Vec<Move>,
 }
 
-/// Run one search on `pool`, blocking until it ends; reports through `callback`.
-#[allow(clippy::too_many_arguments)]
-pub fn run(
-    pool: &rayon::ThreadPool,
-    mut pos: Position,
-    limits: Limits,
-    signals: Arc<Signals>,
-    tt: Arc<TranspositionTable>,
-    history: &History,
-    callback: &Callback,
-) -> Outcome {
+/// What a search runs on: the thread pool, the controls, and the memory that
+/// outlives one search (transposition table, move-ordering history).
+pub struct Resources {
+    pub pool: Arc<rayon::ThreadPool>,
+    pub signals: Arc<Signals>,
+    pub tt: Arc<TranspositionTable>,
+    pub history: History,
+}
+
+/// Run one search on the pool, blocking until it ends; reports through `callback`.
+pub fn run(res: Resources, mut pos: Position, mut limits: Limits, callback: &Callback) -> Outcome {
+    let Resources {
+        pool,
+        signals,
+        tt,
+        history,
+    } = res;
     let start = Instant::now();
     let threads = pool.current_num_threads().max(1);
     let roots = root_moves(&mut pos, &limits);
@@ -66,6 +75,16 @@ pub fn run(
             pv: Vec::new(),
         };
     }
+    // Playing weaker: a smaller search, then a choice among its near-best moves.
+    let picker = limits.skill.map(|skill| {
+        let picker = Arc::new(Picker::new(skill, &limits, roots.len(), pos.key()));
+        skill.restrict(&mut limits);
+        picker
+    });
+    let callback = &match &picker {
+        Some(p) => p.wrap(callback.clone()),
+        None => callback.clone(),
+    };
     tt.new_search();
     let eval = Arc::new(Evaluator::new(pos.rules()));
     let movegen = Arc::new(FastGen::new(pos.rules()));
@@ -98,7 +117,9 @@ pub fn run(
                 Some(callback),
             );
             shared.stop.store(true, Ordering::Relaxed);
-        } else {
+        } else if picker.is_none() {
+            // (A weakened search is the main thread's alone: the same strength
+            // whatever the number of threads.)
             w.iterate(&limits, None, None);
         }
         let rm = &w.root_moves[0];
@@ -127,13 +148,24 @@ pub fn run(
             hashfull: shared.tt.hashfull(),
         }));
     }
+    let mut score = to_score(score);
+    if let Some(chosen) = picker.and_then(|p| p.choose())
+        && chosen.pv.first() != Some(&best)
+    {
+        (best, pv, score) = (chosen.pv[0], chosen.pv.clone(), chosen.score);
+        // Reported as the main line: the last PV shown starts with the move played.
+        callback(Event::Info(Info {
+            multipv: 1,
+            ..chosen
+        }));
+    }
     wait_for_stop(&limits, &signals);
     let ponder = pv.get(1).copied();
     callback(Event::BestMove { best, ponder });
     Outcome {
         best,
         ponder,
-        score: to_score(score),
+        score,
         depth: depth.max(0) as u32,
         nodes: shared.total_nodes(),
         main_nodes,

@@ -7,6 +7,8 @@
 //! depth, one always replaced.
 
 use crate::types::Move;
+use rayon::prelude::*;
+use std::fmt;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// Stored as the static evaluation when none is known (in check, or only a lazy
@@ -46,31 +48,137 @@ fn pack(score: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 
         | (generation as u64) << 42
 }
 
+type Bucket = [Entry; 2];
+
+const MB: usize = 1 << 20;
+
+/// Buckets cleared by one task of a parallel clear (1 MB).
+const BUCKETS_PER_TASK: usize = MB / std::mem::size_of::<Bucket>();
+
+/// The share of the memory the machine reports free that one table may take; the
+/// rest is left to the engine's other needs and to the system.
+const MAX_SHARE_OF_FREE: (usize, usize) = (7, 8);
+
+/// Why a table of the asked size cannot be had. The caller keeps its old table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// More than the machine has free (`limit_mb` is the most it could take now).
+    TooLarge { asked_mb: usize, limit_mb: usize },
+    /// The system refused the memory.
+    NoMemory { asked_mb: usize },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::TooLarge { asked_mb, limit_mb } => write!(
+                f,
+                "{asked_mb} MB is more memory than this machine has free (at most {limit_mb} MB now)"
+            ),
+            TableError::NoMemory { asked_mb } => {
+                write!(f, "the system refused {asked_mb} MB of memory")
+            }
+        }
+    }
+}
+
+/// Megabytes the machine reports free (Linux: `MemAvailable` in /proc/meminfo);
+/// None where it does not say.
+pub fn free_memory_mb() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+/// The largest table, in MB, that may replace one of `current_mb` (whose memory it
+/// frees) when the machine has `free_mb` free.
+pub fn size_limit_mb(free_mb: usize, current_mb: usize) -> usize {
+    let (num, den) = MAX_SHARE_OF_FREE;
+    (free_mb.saturating_add(current_mb) / den).saturating_mul(num)
+}
+
+/// Memory set aside for a table, not yet written: filling it with empty entries is
+/// what commits the pages, so that is left to [`Reserved::fill`], which a background
+/// thread may run.
+pub struct Reserved {
+    buckets: Vec<Bucket>,
+    len: usize,
+}
+
+impl Reserved {
+    /// Reserve `mb` MB (at least one bucket) without touching it, for a table that
+    /// replaces one of `replacing_mb` MB. Fails, instead of aborting the process,
+    /// when the machine does not have the memory.
+    pub fn new(mb: usize, replacing_mb: usize) -> Result<Reserved, TableError> {
+        let mb = mb.max(1);
+        if let Some(free) = free_memory_mb() {
+            let limit_mb = size_limit_mb(free, replacing_mb);
+            if mb > limit_mb {
+                return Err(TableError::TooLarge {
+                    asked_mb: mb,
+                    limit_mb,
+                });
+            }
+        }
+        let len = (mb.saturating_mul(MB) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(len)
+            .map_err(|_| TableError::NoMemory { asked_mb: mb })?;
+        Ok(Reserved { buckets, len })
+    }
+
+    /// The table, every entry empty. Writing every page is what takes time with a
+    /// large table: it is done in parallel (on the current rayon pool, else the
+    /// global one).
+    pub fn fill(mut self) -> TranspositionTable {
+        // The memory is reserved: extending writes into it without moving it.
+        self.buckets
+            .par_extend((0..self.len).into_par_iter().map(|_| Bucket::default()));
+        TranspositionTable {
+            buckets: self.buckets,
+            generation: AtomicU8::new(0),
+        }
+    }
+}
+
 pub struct TranspositionTable {
-    buckets: Vec<[Entry; 2]>,
+    buckets: Vec<Bucket>,
     generation: AtomicU8,
 }
 
 impl TranspositionTable {
+    /// A table of `mb` MB. Aborts when the memory cannot be had: for the small
+    /// tables of tests and the start-up default; sizes a user asks for go through
+    /// [`Reserved`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) * 1024 * 1024;
-        let n = (bytes / std::mem::size_of::<[Entry; 2]>()).max(1);
-        let mut buckets = Vec::with_capacity(n);
-        buckets.resize_with(n, Default::default);
+        let len = (mb.max(1) * MB / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(len);
+        buckets.resize_with(len, Default::default);
         TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
         }
     }
 
+    /// Size in MB (rounded).
+    pub fn size_mb(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>() + MB / 2) / MB
+    }
+
+    /// Empty every entry, in parallel (on the current rayon pool, else the global
+    /// one).
     pub fn clear(&self) {
-        for b in &self.buckets {
-            for e in b {
-                e.check.store(0, Ordering::Relaxed);
-                e.mv.store(0, Ordering::Relaxed);
-                e.data.store(0, Ordering::Relaxed);
+        self.buckets.par_chunks(BUCKETS_PER_TASK).for_each(|chunk| {
+            for b in chunk {
+                for e in b {
+                    e.check.store(0, Ordering::Relaxed);
+                    e.mv.store(0, Ordering::Relaxed);
+                    e.data.store(0, Ordering::Relaxed);
+                }
             }
-        }
+        });
         self.generation.store(0, Ordering::Relaxed);
     }
 
@@ -108,8 +216,15 @@ impl TranspositionTable {
         None
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    /// Store what a search found about the position with this key.
+    pub fn store(&self, key: u64, entry: Probe) {
+        let Probe {
+            mv,
+            score,
+            eval,
+            depth,
+            bound,
+        } = entry;
         let generation = self.generation.load(Ordering::Relaxed);
         let b = self.bucket(key);
         // Same position: update in place (keeping the old move if we have none).
@@ -170,14 +285,42 @@ mod tests {
 
     #[test]
     fn store_and_probe_round_trip() {
-        let tt = TranspositionTable::new(1);
+        let tt = Reserved::new(1, 0).expect("1 MB").fill();
         let m = Move::normal(12, 28);
-        tt.store(0xdead_beef_1234, m, -31950, 17, 9, Bound::Lower);
+        tt.store(
+            0xdead_beef_1234,
+            Probe {
+                mv: m,
+                score: -31950,
+                eval: 17,
+                depth: 9,
+                bound: Bound::Lower,
+            },
+        );
         let p = tt.probe(0xdead_beef_1234).expect("hit");
         assert_eq!(
             (p.mv, p.score, p.eval, p.depth, p.bound),
             (m, -31950, 17, 9, Bound::Lower)
         );
         assert!(tt.probe(0x1234).is_none());
+        tt.clear();
+        assert!(tt.probe(0xdead_beef_1234).is_none());
+    }
+
+    #[test]
+    fn sizes_beyond_the_machine_are_refused() {
+        // 7/8 of what is free, counting the memory of the table being replaced.
+        assert_eq!(size_limit_mb(8000, 0), 7000);
+        assert_eq!(size_limit_mb(7984, 16), 7000);
+        assert_eq!(size_limit_mb(usize::MAX, 16), usize::MAX / 8 * 7);
+        if let Some(free) = free_memory_mb() {
+            let asked = size_limit_mb(free, 0) + 1024;
+            assert!(matches!(
+                Reserved::new(asked, 0),
+                Err(TableError::TooLarge { asked_mb, .. }) if asked_mb == asked
+            ));
+        }
+        // An absurd size is refused, never an abort.
+        assert!(Reserved::new(usize::MAX / 2, 0).is_err());
     }
 }

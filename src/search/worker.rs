@@ -1,118 +1,43 @@
-//! The search of one thread: iterative deepening with aspiration windows around a
-//! principal variation search, quiescence, and the usual pruning (null move,
-//! reverse futility, late-move reductions and pruning), all scored by the variant's
-//! own game-end rules.
+//! One search thread: its state (position, stack of plies, move-ordering buffers,
+//! node counters) and iterative deepening with aspiration windows; the main thread
+//! also keeps the clock and reports. The search itself is in `root.rs` (the root
+//! moves), `node.rs` (a node before its moves), `moves.rs` (the move loop) and
+//! `qsearch.rs` (quiescence).
 
-use super::busy::{BusyMoves, DEFER_DEPTH, PutOff};
-use super::history::{History, last_mover};
+use super::history::History;
+use super::live::Live;
 use super::movegen_fast::FastGen;
-use super::movepick::{MovePicker, OrderCtx, PickBuf, captured_type, moved_type, quiet_history};
-use super::params;
+use super::movepick::PickBuf;
+use super::score::{INF, MATE_BOUND, MAX_PLY, to_score};
 use super::shared::{RootMove, Shared};
 use super::timeman::TimeManager;
-use super::tt::{Bound, EVAL_NONE};
 use super::{Event, Info, Limits, Score};
 use crate::board::tables::M_MOVE;
 use crate::board::{Position, Ruleset};
 use crate::eval::Evaluator;
-use crate::types::{Color, Move, MoveKind, MoveList, PieceType};
+use crate::rules;
+use crate::types::{Color, Move, MoveList, PieceType};
 use crate::variant::GameValue;
-use crate::{movegen, rules};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-pub const INF: i32 = 32000;
-pub const MATE: i32 = 31000;
-pub const MAX_PLY: usize = 120;
-/// Scores beyond this are mate (or a variant win/loss) in a known number of plies.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 10;
-/// Mixed into the position key for a search that leaves one move out.
-const EXCLUSION_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// Score of a game value for the side to move, `ply` plies from the root.
-#[inline]
-pub fn value_score(v: GameValue, ply: usize) -> i32 {
-    match v {
-        GameValue::Win => MATE - ply as i32,
-        GameValue::Loss => -MATE + ply as i32,
-        _ => 0,
-    }
-}
-
-/// Mate scores are stored in the table relative to the node, not the root.
-#[inline]
-fn to_tt(s: i32, ply: usize) -> i32 {
-    if s >= MATE_BOUND {
-        s + ply as i32
-    } else if s <= -MATE_BOUND {
-        s - ply as i32
-    } else {
-        s
-    }
-}
-
-#[inline]
-fn from_tt(s: i32, ply: usize) -> i32 {
-    if s >= MATE_BOUND {
-        s - ply as i32
-    } else if s <= -MATE_BOUND {
-        s + ply as i32
-    } else {
-        s
-    }
-}
-
-pub fn to_score(s: i32) -> Score {
-    if s.abs() >= MATE_BOUND {
-        let plies = MATE - s.abs();
-        let moves = (plies + 1) / 2;
-        Score::Mate(if s > 0 { moves } else { -moves })
-    } else {
-        Score::Cp(s)
-    }
-}
-
+/// What the search keeps per ply.
 #[derive(Clone, Default)]
-struct Frame {
-    killers: [Move; 2],
-    eval: i32,
-    pv: Vec<Move>,
+pub(super) struct Frame {
+    pub(super) killers: [Move; 2],
+    pub(super) eval: i32,
+    pub(super) pv: Vec<Move>,
     /// Null move made at this ply (no second null move in a row).
-    null: bool,
+    pub(super) null: bool,
     /// Continuation row of the move being searched at this ply (none for a null
     /// move).
-    cont_row: Option<usize>,
+    pub(super) cont_row: Option<usize>,
     /// History of the quiet move being searched at this ply, less 4000 (0 for
     /// other moves), and its number among the legal moves.
-    stat_score: i32,
-    move_count: usize,
+    pub(super) stat_score: i32,
+    pub(super) move_count: usize,
     /// The move a singular-extension search at this ply leaves out.
-    excluded: Move,
-}
-
-/// Moves tried at a node before the one that caused a cut-off.
-struct Tried<'a> {
-    quiets: &'a [Move],
-    captures: &'a [Move],
-}
-
-/// Quiet moves searched at `depth` before the rest are pruned.
-fn futility_move_count(improving: bool, depth: i32) -> usize {
-    ((5 + depth * depth) * (1 + improving as i32) / 2) as usize
-}
-
-/// Static exchange a quiet move may lose before it is pruned, at reduced depth `d`.
-fn quiet_see_margin(d: i32) -> i32 {
-    -(params::SEE_QUIET_BASE - d.min(18)) * d * d * params::SEE_QUIET_SCALE / 100
-}
-
-/// History bonus for a cut-off at `depth`.
-fn stat_bonus(depth: i32) -> i32 {
-    if depth > 17 {
-        0
-    } else {
-        29 * depth * depth + 138 * depth - 134
-    }
+    pub(super) excluded: Move,
 }
 
 /// Late-move reduction table, [depth][move number], in plies.
@@ -133,48 +58,50 @@ fn reductions() -> Vec<[i32; 64]> {
 pub struct Worker {
     pub id: usize,
     pub pos: Position,
-    rules: Arc<Ruleset>,
-    eval: Arc<Evaluator>,
-    movegen: Arc<FastGen>,
-    shared: Arc<Shared>,
+    pub(super) rules: Arc<Ruleset>,
+    pub(super) eval: Arc<Evaluator>,
+    pub(super) movegen: Arc<FastGen>,
+    pub(super) shared: Arc<Shared>,
     pub nodes: u64,
-    published: u64,
-    seldepth: usize,
-    stack: Vec<Frame>,
+    pub(super) published: u64,
+    pub(super) seldepth: usize,
+    pub(super) stack: Vec<Frame>,
     /// Shared with the other threads (history.rs).
-    hist: History,
-    bufs: Vec<PickBuf>,
+    pub(super) hist: History,
+    pub(super) bufs: Vec<PickBuf>,
     /// Stands in for a ply's buffer while a singular-extension search reuses the ply.
-    spare_buf: PickBuf,
+    pub(super) spare_buf: PickBuf,
     /// Null-move verification: below this ply the verifying side makes no null move.
-    nmp_min_ply: usize,
-    nmp_side: Option<Color>,
-    scratch: MoveList,
-    lmr: Vec<[i32; 64]>,
+    pub(super) nmp_min_ply: usize,
+    pub(super) nmp_side: Option<Color>,
+    pub(super) scratch: MoveList,
+    pub(super) lmr: Vec<[i32; 64]>,
     pub root_moves: Vec<RootMove>,
-    pv_index: usize,
-    root_depth: i32,
+    pub(super) pv_index: usize,
+    pub(super) root_depth: i32,
     pub completed_depth: i32,
-    stopped: bool,
+    pub(super) stopped: bool,
     /// Several threads search: iterations are published and may be superseded.
-    smp: bool,
+    pub(super) smp: bool,
     /// The current iteration was dropped because another thread completed it (or
     /// a deeper one) first; `stopped` is set too, to unwind.
-    superseded: bool,
+    pub(super) superseded: bool,
     /// Main thread only: clock and limits.
-    tm: Option<TimeManager>,
-    node_limit: Option<u64>,
+    pub(super) tm: Option<TimeManager>,
+    /// Main thread only: current move, line and refutation reports, when asked for.
+    pub(super) live: Option<Live>,
+    pub(super) node_limit: Option<u64>,
     /// Null move allowed at all in this variant (zugzwang-prone games turn it off).
-    null_ok: bool,
+    pub(super) null_ok: bool,
     /// Types that count as "pieces" for the null-move zugzwang guard.
-    non_pawn: u64,
+    pub(super) non_pawn: u64,
     /// Mate search: no forward pruning or reductions, so that a mate in N is found
     /// at depth 2N-1.
-    exhaustive: bool,
-    captures_to_hand: bool,
+    pub(super) exhaustive: bool,
+    pub(super) captures_to_hand: bool,
     /// False when every move of the variant is a capture (Clobber): quiescence would
     /// then be the whole game tree, so it stops at the static evaluation.
-    quiet_moves_exist: bool,
+    pub(super) quiet_moves_exist: bool,
 }
 
 /// Does some piece of the variant have a non-capturing move (or are there drops)?
@@ -253,6 +180,7 @@ impl Worker {
             smp: false,
             superseded: false,
             tm: None,
+            live: None,
             node_limit: None,
             null_ok,
             non_pawn,
@@ -262,13 +190,13 @@ impl Worker {
         }
     }
 
-    fn is_main(&self) -> bool {
+    pub(super) fn is_main(&self) -> bool {
         self.id == 0
     }
 
     /// Every 1024 nodes: publish the node count, look at the stop flags and clock.
     #[inline]
-    fn poll(&mut self) {
+    pub(super) fn poll(&mut self) {
         if self.nodes & 1023 != 0 {
             return;
         }
@@ -290,6 +218,9 @@ impl Worker {
                 if tm.hard_stop(self.nodes) {
                     self.stop_all();
                 }
+            }
+            if let Some(live) = &mut self.live {
+                live.poll(&self.pos);
             }
         }
         if self.node_limit.is_some_and(|n| self.nodes >= n) {
@@ -316,7 +247,7 @@ impl Worker {
     }
 
     /// Can the side to move pass safely (it has real pieces: zugzwang is unlikely)?
-    fn has_pieces(&self) -> bool {
+    pub(super) fn has_pieces(&self) -> bool {
         let us = self.pos.side_to_move();
         let mut ty = self.non_pawn;
         while ty != 0 {
@@ -331,7 +262,7 @@ impl Worker {
 
     /// Draw by the n-move rule or repetition inside the tree (the variant's values).
     #[inline]
-    fn rule_result(&self) -> Option<GameValue> {
+    pub(super) fn rule_result(&self) -> Option<GameValue> {
         let v = &self.rules.variant;
         let st = self.pos.state();
         if v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule && !self.pos.in_check() {
@@ -354,6 +285,7 @@ impl Worker {
         callback: Option<&super::Callback>,
     ) {
         self.tm = tm;
+        self.live = callback.and_then(|cb| Live::new(limits.live, cb, &self.pos));
         self.node_limit = if self.is_main() { limits.nodes } else { None };
         self.exhaustive = limits.mate.is_some();
         // Only the main thread obeys a depth limit: helpers go on until the main
@@ -506,107 +438,10 @@ impl Worker {
         }
     }
 
-    // ------------------------------------------------------------------ root
-
-    fn root_search(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
-        let mut best = -INF;
-        let start = self.pv_index;
-        let n = self.root_moves.len();
-        let in_check = self.pos.in_check();
-        // Only moves searched in this round carry a score, so that an interrupted
-        // round never ranks a stale score above the first move's fresh one.
-        for rm in &mut self.root_moves[start + 1..] {
-            rm.score = -INF;
-        }
-        // Root moves another thread is searching are put off to the end (busy.rs).
-        let may_defer = self.smp && depth >= DEFER_DEPTH;
-        let key = self.pos.key();
-        let mut put_off = PutOff::<64>::new();
-        let mut fresh = start..n;
-        loop {
-            let (i, first_pass) = match fresh.next() {
-                Some(i) => (i, true),
-                None => match put_off.pop(&self.shared.busy, key) {
-                    Some((_, i)) => (i, false),
-                    None => break,
-                },
-            };
-            let m = self.root_moves[i].mv;
-            let busy_tag = may_defer.then(|| BusyMoves::tag(key, m));
-            if first_pass
-                && i > start
-                && busy_tag.is_some_and(|t| self.shared.busy.is_busy(t))
-                && put_off.push(m, i)
-            {
-                continue;
-            }
-            if let Some(tag) = busy_tag {
-                self.shared.busy.enter(tag);
-            }
-            let capture = self.rules.is_capture(&self.pos, m);
-            let piece_to = self.hist.piece_to(moved_type(&self.pos, m), m.to());
-            self.stack[0].cont_row = Some(self.hist.row(piece_to));
-            self.pos.make(m);
-            let gives_check = self.pos.in_check();
-            let new_depth = depth - 1 + (gives_check && self.safe_check(m)) as i32;
-            let mut score;
-            if i == start {
-                score = -self.search(-beta, -alpha, new_depth, 1, false);
-            } else {
-                let r = if !self.exhaustive
-                    && depth >= 3
-                    && !capture
-                    && !gives_check
-                    && !in_check
-                    && i > start + 3
-                {
-                    (self.lmr[depth.min(63) as usize][i.min(63)] - 1).clamp(0, new_depth - 1)
-                } else {
-                    0
-                };
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
-                if score > alpha && r > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
-                }
-                if score > alpha && score < beta {
-                    score = -self.search(-beta, -alpha, new_depth, 1, false);
-                }
-            }
-            self.pos.unmake();
-            if let Some(tag) = busy_tag {
-                self.shared.busy.leave(tag);
-            }
-            if self.stopped {
-                // An unfinished search says nothing, except that the first move's
-                // result is still usable if it was completed.
-                return best;
-            }
-            let rm = &mut self.root_moves[i];
-            if i == start || score > alpha {
-                rm.score = score;
-                rm.pv.clear();
-                rm.pv.push(m);
-                rm.pv.extend_from_slice(&self.stack[1].pv);
-            } else {
-                rm.score = -INF;
-            }
-            if score > best {
-                best = score;
-            }
-            if score > alpha {
-                alpha = score;
-                if score >= beta {
-                    break;
-                }
-            }
-        }
-        best
-    }
-
     /// `m` was just made and gives check: does it keep its material? Only such checks
     /// are extended: a check by a piece that is simply taken back proves nothing (in
     /// drop games most checks are of that kind).
-    fn safe_check(&mut self, m: Move) -> bool {
+    pub(super) fn safe_check(&mut self, m: Move) -> bool {
         if !self
             .rules
             .attacked_by(&self.pos, m.to(), self.pos.side_to_move())
@@ -619,697 +454,18 @@ impl Worker {
         safe
     }
 
-    // ------------------------------------------------------------------ main search
-
-    fn search(
-        &mut self,
-        mut alpha: i32,
-        mut beta: i32,
-        depth: i32,
-        ply: usize,
-        cut_node: bool,
-    ) -> i32 {
-        if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, true);
-        }
-        let pv_node = beta - alpha > 1;
-        self.nodes += 1;
-        self.poll();
-        if self.stopped {
-            return 0;
-        }
-        self.stack[ply].pv.clear();
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(r) = movegen::immediate_result(&self.pos) {
-            return value_score(r, ply);
-        }
-        if let Some(r) = self.rule_result() {
-            return value_score(r, ply);
-        }
-        if ply >= MAX_PLY {
-            return self.eval.evaluate(&self.pos);
-        }
-        // Mate distance pruning: no line from here beats a faster mate already found.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-
-        // A search without one move (singular extension) has its own table entry.
-        let excluded = self.stack[ply].excluded;
-        let key = self.pos.key() ^ excluded.0.wrapping_mul(EXCLUSION_KEY);
-        let in_check = self.pos.in_check();
-        let tt = self.shared.tt.probe(key);
-        let tt_move = tt.map(|t| t.mv).unwrap_or(Move::NONE);
-        if let Some(t) = tt {
-            let s = from_tt(t.score, ply);
-            if !pv_node
-                && t.depth >= depth
-                && match t.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                }
-            {
-                return s;
-            }
-        }
-
-        let static_eval = match tt {
-            _ if in_check => -INF,
-            Some(t) if t.eval != EVAL_NONE => t.eval,
-            _ => self.eval.evaluate(&self.pos),
-        };
-        // Use the table's score as a sharper static estimate when its bound allows.
-        let eval = match tt {
-            Some(t) if !in_check && t.score.abs() < MATE_BOUND => {
-                let s = t.score;
-                match t.bound {
-                    Bound::Exact => s,
-                    Bound::Lower if s > static_eval => s,
-                    Bound::Upper if s < static_eval => s,
-                    _ => static_eval,
-                }
-            }
-            _ => static_eval,
-        };
-        self.stack[ply].eval = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].eval;
-        self.stack[ply + 1].killers = [Move::NONE; 2];
-
-        if !pv_node && !in_check && !self.exhaustive {
-            // Razoring: hopeless at the last ply unless a capture saves it.
-            if depth == 1 && eval + params::RAZOR_MARGIN <= alpha {
-                return self.qsearch(alpha, beta, ply, true);
-            }
-            // Reverse futility: far above beta near the leaves, stand.
-            if depth <= 6
-                && eval - 90 * (depth - improving as i32) >= beta
-                && eval.abs() < MATE_BOUND
-            {
-                return eval;
-            }
-            // Null move: give the opponent a free move; if we still beat beta, cut.
-            if self.null_ok
-                && excluded.is_none()
-                && (ply >= self.nmp_min_ply || self.nmp_side != Some(self.pos.side_to_move()))
-                && depth >= 2
-                && eval >= beta
-                && static_eval >= beta - 20 * depth
-                && !self.stack[ply - 1].null
-                && beta.abs() < MATE_BOUND
-                && self.has_pieces()
-            {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                self.stack[ply].null = true;
-                self.stack[ply].cont_row = None;
-                self.pos.make_null();
-                let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
-                self.pos.unmake_null();
-                self.stack[ply].null = false;
-                if self.stopped {
-                    return 0;
-                }
-                if s >= beta {
-                    let s = if s >= MATE_BOUND { beta } else { s };
-                    // Deep null-move cut-offs are checked by a search without the
-                    // null move, with null moves off for this side for a while: in
-                    // zugzwang the free move was the only good one.
-                    if self.nmp_min_ply > 0 || depth < params::NULL_VERIFY_DEPTH {
-                        return s;
-                    }
-                    self.nmp_min_ply = ply + 3 * (depth - 1 - r).max(0) as usize / 4;
-                    self.nmp_side = Some(self.pos.side_to_move());
-                    let v = self.search(beta - 1, beta, depth - 1 - r, ply, false);
-                    self.nmp_min_ply = 0;
-                    self.nmp_side = None;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if v >= beta {
-                        return s;
-                    }
-                }
-            }
-            // ProbCut: a capture whose shallow search beats beta by a margin almost
-            // certainly makes the full search beat beta too.
-            let probcut_beta =
-                beta + params::PROBCUT_MARGIN - params::PROBCUT_IMPROVING * improving as i32;
-            if depth >= params::PROBCUT_DEPTH && beta.abs() < MATE_BOUND && excluded.is_none() {
-                if let Some(v) =
-                    self.probcut(probcut_beta, depth, ply, cut_node, static_eval, tt_move)
-                {
-                    return v;
-                }
-                if self.stopped {
-                    return 0;
-                }
-            }
-        }
-        // No hash move in a PV or cut node: search a little shallower (the table
-        // will have a move next time).
-        let depth = if !self.exhaustive && tt_move.is_none() && depth >= 4 && (pv_node || cut_node)
-        {
-            depth - 1
-        } else {
-            depth
-        };
-
-        let prev_slot = last_mover(&self.pos)
-            .map(|p| History::counter_slot(p, self.pos.state().last_move.to()));
-        let counter = self.hist.counter(prev_slot);
-        let all_at_once = in_check || self.rules.variant.must_capture;
-        let buf = std::mem::take(&mut self.bufs[ply]);
-        let mut picker = MovePicker::new(
-            buf,
-            tt_move,
-            self.stack[ply].killers,
-            counter,
-            all_at_once,
-            depth,
-        );
-        let cont = self.cont_rows(ply);
-        let info = self.rules.node_info(&self.pos);
-
-        let has_pieces = self.has_pieces();
-        // The hash move was found singular: the other moves are reduced less.
-        let mut singular_lmr = false;
-        // The move that led here looked good for its side (or was its first move).
-        let prev_good =
-            ply >= 1 && (self.stack[ply - 1].stat_score > 0 || self.stack[ply - 1].move_count == 1);
-        let mut best = -INF;
-        let mut best_move = Move::NONE;
-        // Legal moves met so far.
-        let mut legal_moves = 0;
-        let mut quiets: [Move; 64] = [Move::NONE; 64];
-        let mut n_quiets = 0;
-        let mut captures: [Move; 32] = [Move::NONE; 32];
-        let mut n_captures = 0;
-        // Moves another thread is searching are put off to the end (busy.rs).
-        let may_defer = self.smp && depth >= DEFER_DEPTH;
-        let mut put_off = PutOff::<32>::new();
-        let mut picker_done = false;
-        loop {
-            // `legal`: the move's number among the legal moves.
-            let ctx = OrderCtx {
-                rules: &self.rules,
-                movegen: &self.movegen,
-                eval: &self.eval,
-                hist: &self.hist,
-                cont,
-            };
-            let (m, legal, first_pass) = if !picker_done
-                && let Some(m) = picker.next(&ctx, &mut self.pos, &mut self.scratch)
-            {
-                if m == excluded || !self.rules.is_legal_with(&mut self.pos, m, &info) {
-                    continue;
-                }
-                legal_moves += 1;
-                (m, legal_moves, true)
-            } else if let Some((m, number)) = put_off.pop(&self.shared.busy, key) {
-                picker_done = true;
-                (m, number, false)
-            } else {
-                break;
-            };
-            let busy_tag = may_defer.then(|| BusyMoves::tag(key, m));
-            if first_pass
-                && legal > 1
-                && busy_tag.is_some_and(|t| self.shared.busy.is_busy(t))
-                && put_off.push(m, legal)
-            {
-                continue;
-            }
-            let capture = self.rules.is_capture(&self.pos, m);
-            let quiet = !capture && m.kind() != MoveKind::Promotion;
-            let is_killer = self.stack[ply].killers.contains(&m) || m == counter;
-            let piece_to = self.hist.piece_to(moved_type(&self.pos, m), m.to());
-            let history = if quiet {
-                quiet_history(&self.hist, &cont, &self.pos, m)
-            } else {
-                0
-            };
-            // Singular extension: when the hash move is much better than every other
-            // move (a search without it at half depth fails low), it is extended; when
-            // even the alternatives beat beta, several moves refute the position and
-            // the node is cut (multi-cut).
-            let mut singular = false;
-            if let Some(t) = tt.filter(|t| {
-                m == tt_move
-                    && !self.exhaustive
-                    && excluded.is_none()
-                    && depth >= params::SINGULAR_DEPTH
-                    && t.bound != Bound::Upper
-                    && t.depth >= depth - 3
-                    && t.score.abs() < MATE_BOUND
-            }) {
-                let singular_beta = t.score - params::SINGULAR_MARGIN * depth;
-                self.stack[ply].excluded = m;
-                self.bufs[ply] = std::mem::take(&mut self.spare_buf);
-                let v = self.search(singular_beta - 1, singular_beta, depth / 2, ply, cut_node);
-                self.spare_buf = std::mem::take(&mut self.bufs[ply]);
-                self.stack[ply].excluded = Move::NONE;
-                if self.stopped {
-                    self.bufs[ply] = picker.into_buf();
-                    return 0;
-                }
-                if v < singular_beta {
-                    singular = true;
-                    singular_lmr = true;
-                } else if singular_beta >= beta {
-                    self.bufs[ply] = picker.into_buf();
-                    return singular_beta;
-                }
-            }
-            // Shallow-depth pruning. Quiet moves that certainly do not check are
-            // pruned before they are made; quiet moves that may check are made first
-            // and, if they do not, pruned the same way; checks and captures are pruned
-            // when they lose too much material by static exchange.
-            let see_values = self.eval.see_values();
-            let prunable = !self.exhaustive && !in_check && best > -MATE_BOUND && has_pieces;
-            let lmr_depth =
-                (depth - 1 - self.lmr[depth.min(63) as usize][legal.min(63)] - !improving as i32)
-                    .max(0);
-            let mut prune_quiet = false;
-            let mut check_see_fails = false;
-            if prunable && quiet {
-                let cont_of =
-                    |i: usize| cont[i].map_or(0, |row| self.hist.continuation(row, piece_to));
-                prune_quiet = legal >= futility_move_count(improving, depth)
-                    || (lmr_depth < 4 + prev_good as i32 && cont_of(0) < 0 && cont_of(1) < 0)
-                    || (lmr_depth < 6
-                        && static_eval
-                            + params::FUTILITY_BASE
-                            + params::FUTILITY_PER_DEPTH * lmr_depth
-                            <= alpha
-                        && history < params::FUTILITY_HISTORY_LIMIT)
-                    || !self
-                        .rules
-                        .see_ge(&self.pos, m, quiet_see_margin(lmr_depth), see_values);
-                check_see_fails = prune_quiet
-                    && !self.rules.see_ge(
-                        &self.pos,
-                        m,
-                        params::SEE_CAPTURE_MARGIN * depth,
-                        see_values,
-                    );
-            } else if prunable
-                && !self
-                    .rules
-                    .see_ge(&self.pos, m, params::SEE_CAPTURE_MARGIN * depth, see_values)
-            {
-                continue;
-            }
-            let prune_unmade =
-                prune_quiet && !self.movegen.checks.may_check(&self.rules, &self.pos, m);
-            if !prune_unmade {
-                self.pos.make(m);
-            }
-            let gives_check = !prune_unmade && self.pos.in_check();
-            if prune_quiet && (!gives_check || check_see_fails) {
-                if !prune_unmade {
-                    self.pos.unmake();
-                }
-                if n_quiets < quiets.len() {
-                    quiets[n_quiets] = m;
-                    n_quiets += 1;
-                }
-                continue;
-            }
-            self.stack[ply].stat_score = if quiet { history - 4000 } else { 0 };
-            self.stack[ply].move_count = legal;
-            let extend_check =
-                gives_check && (ply as i32) < 2 * self.root_depth && self.safe_check(m);
-            let ext = (singular || extend_check) as i32;
-            let new_depth = depth - 1 + ext;
-            if let Some(tag) = busy_tag {
-                self.shared.busy.enter(tag);
-            }
-            self.stack[ply].cont_row = Some(self.hist.row(piece_to));
-            let mut score;
-            if legal == 1 {
-                score = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut_node);
-            } else {
-                let mut r = 0;
-                if !self.exhaustive
-                    && depth >= 3
-                    && legal > 1 + pv_node as usize
-                    && (quiet || !pv_node)
-                    && !gives_check
-                {
-                    r = self.lmr[depth.min(63) as usize][legal.min(63)];
-                    r += cut_node as i32;
-                    r -= pv_node as i32;
-                    r -= is_killer as i32;
-                    r -= singular_lmr as i32;
-                    r += (!improving) as i32;
-                    if quiet {
-                        // Histories over 4000 earn less reduction, below it more.
-                        r -= (history - 4000) / 16384;
-                    } else {
-                        r -= 1;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if score > alpha && r > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
-                }
-                if pv_node && score > alpha && score < beta {
-                    score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
-                }
-            }
-            self.pos.unmake();
-            if let Some(tag) = busy_tag {
-                self.shared.busy.leave(tag);
-            }
-            if self.stopped {
-                self.bufs[ply] = picker.into_buf();
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    if pv_node {
-                        let (head, tail) = self.stack.split_at_mut(ply + 1);
-                        let pv = &mut head[ply].pv;
-                        pv.clear();
-                        pv.push(m);
-                        pv.extend_from_slice(&tail[0].pv);
-                    }
-                    if score >= beta {
-                        let tried = Tried {
-                            quiets: &quiets[..n_quiets],
-                            captures: &captures[..n_captures],
-                        };
-                        self.reward_cutoff(ply, m, quiet, depth, tried, prev_slot, cont);
-                        break;
-                    }
-                    alpha = score;
-                }
-            }
-            if quiet && n_quiets < quiets.len() {
-                quiets[n_quiets] = m;
-                n_quiets += 1;
-            } else if capture && n_captures < captures.len() {
-                captures[n_captures] = m;
-                n_captures += 1;
-            }
-        }
-        self.bufs[ply] = picker.into_buf();
-
-        if legal_moves == 0 {
-            // Without the excluded move there may be none left: that says nothing.
-            if !excluded.is_none() {
-                return alpha;
-            }
-            return value_score(rules::no_moves_value(&self.pos), ply);
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if pv_node && !best_move.is_none() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        let stored_eval = if in_check { EVAL_NONE } else { static_eval };
-        self.shared
-            .tt
-            .store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
-        best
-    }
-
-    /// ProbCut at `ply`: try captures that win at least `beta - static_eval` by
-    /// static exchange; one that beats `beta` in quiescence and then in a search
-    /// four plies shallower gives the node's result.
-    #[allow(clippy::too_many_arguments)]
-    fn probcut(
-        &mut self,
-        beta: i32,
-        depth: i32,
-        ply: usize,
-        cut_node: bool,
-        static_eval: i32,
-        tt_move: Move,
-    ) -> Option<i32> {
-        let buf = std::mem::take(&mut self.spare_buf);
-        let mut picker = MovePicker::new_probcut(buf, tt_move, beta - static_eval);
-        let info = self.rules.node_info(&self.pos);
-        let cont = self.cont_rows(ply);
-        let mut tried = 0;
-        let mut result = None;
-        while tried < 2 + 2 * cut_node as usize {
-            let ctx = OrderCtx {
-                rules: &self.rules,
-                movegen: &self.movegen,
-                eval: &self.eval,
-                hist: &self.hist,
-                cont,
-            };
-            let Some(m) = picker.next(&ctx, &mut self.pos, &mut self.scratch) else {
-                break;
-            };
-            if !self.rules.is_legal_with(&mut self.pos, m, &info) {
-                continue;
-            }
-            tried += 1;
-            self.stack[ply].cont_row = Some(
-                self.hist
-                    .row(self.hist.piece_to(moved_type(&self.pos, m), m.to())),
-            );
-            self.stack[ply].stat_score = 0;
-            self.stack[ply].move_count = tried;
-            self.pos.make(m);
-            let mut v = -self.qsearch(-beta, -beta + 1, ply + 1, false);
-            if v >= beta && !self.stopped {
-                v = -self.search(-beta, -beta + 1, depth - 4, ply + 1, !cut_node);
-            }
-            self.pos.unmake();
-            if self.stopped {
-                break;
-            }
-            if v >= beta {
-                result = Some(v);
-                break;
-            }
-        }
-        self.spare_buf = picker.into_buf();
-        result
-    }
-
-    /// A move caused a beta cut-off: reward it in the histories (quiet: butterfly,
-    /// continuation, killer and counter-move; capture: capture history) and punish
-    /// the moves tried before it.
-    #[allow(clippy::too_many_arguments)]
-    fn reward_cutoff(
-        &mut self,
-        ply: usize,
-        m: Move,
-        quiet: bool,
-        depth: i32,
-        tried: Tried,
-        prev_slot: Option<usize>,
-        cont: [Option<usize>; 3],
-    ) {
-        let us = self.pos.side_to_move() as usize;
-        let bonus = stat_bonus(depth);
-        let hist = &self.hist;
-        let pos = &self.pos;
-        let quiet_update = |q: Move, b: i32| {
-            hist.update(us, q, b);
-            let key = hist.piece_to(moved_type(pos, q), q.to());
-            for row in cont.iter().flatten() {
-                hist.update_continuation(*row, key, b);
-            }
-        };
-        let capture_update = |c: Move, b: i32| {
-            if let Some(v) = captured_type(pos, c) {
-                hist.update_capture(hist.piece_to(moved_type(pos, c), c.to()), v, b);
-            }
-        };
-        if quiet {
-            quiet_update(m, bonus);
-            for &q in tried.quiets {
-                if q != m {
-                    quiet_update(q, -bonus);
-                }
-            }
-        } else {
-            capture_update(m, bonus);
-        }
-        for &c in tried.captures {
-            if c != m {
-                capture_update(c, -bonus);
-            }
-        }
-        if quiet {
-            let k = &mut self.stack[ply].killers;
-            if k[0] != m {
-                k[1] = k[0];
-                k[0] = m;
-            }
-            self.hist.set_counter(prev_slot, m);
-        }
+    /// The principal variation at `ply` becomes `m` followed by the child's.
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.stack.split_at_mut(ply + 1);
+        let pv = &mut head[ply].pv;
+        pv.clear();
+        pv.push(m);
+        pv.extend_from_slice(&tail[0].pv);
     }
 
     /// Continuation rows of the moves one, two and four plies before `ply`.
-    fn cont_rows(&self, ply: usize) -> [Option<usize>; 3] {
+    pub(super) fn cont_rows(&self, ply: usize) -> [Option<usize>; 3] {
         let back = |n: usize| ply.checked_sub(n).and_then(|p| self.stack[p].cont_row);
         [back(1), back(2), back(4)]
     }
-
-    // ------------------------------------------------------------------ quiescence
-
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
-        self.nodes += 1;
-        self.poll();
-        if self.stopped {
-            return 0;
-        }
-        self.stack[ply].pv.clear();
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(r) = movegen::immediate_result(&self.pos) {
-            return value_score(r, ply);
-        }
-        if ply >= MAX_PLY || !self.quiet_moves_exist {
-            return self.eval.evaluate(&self.pos);
-        }
-        let in_check = self.pos.in_check();
-        let key = self.pos.key();
-        let tt = self.shared.tt.probe(key);
-        let pv_node = beta - alpha > 1;
-        if let Some(t) = tt {
-            let s = from_tt(t.score, ply);
-            if !pv_node
-                && match t.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                }
-            {
-                return s;
-            }
-        }
-        let mut best = -INF;
-        let mut static_eval = -INF;
-        // The static evaluation stored with this node: none when only a lazy bound of
-        // it was computed (the main search must not take that for the real thing).
-        let mut stored_eval = EVAL_NONE;
-        if !in_check {
-            (static_eval, stored_eval) = match tt {
-                Some(t) if t.eval != EVAL_NONE => (t.eval, t.eval),
-                _ => match self.eval.evaluate_window(&self.pos, alpha, beta) {
-                    (e, true) => (e, e),
-                    (e, false) => (e, EVAL_NONE),
-                },
-            };
-            best = static_eval;
-            if best >= beta {
-                return best;
-            }
-            alpha = alpha.max(best);
-        }
-        let tt_move = tt.map(|t| t.mv).unwrap_or(Move::NONE);
-        let buf = std::mem::take(&mut self.bufs[ply]);
-        let mut picker = MovePicker::new_qsearch(buf, tt_move, in_check, checks);
-        let info = self.rules.node_info(&self.pos);
-        let mut legal = 0;
-        let mut best_move = Move::NONE;
-        let cont = self.cont_rows(ply);
-        loop {
-            let ctx = OrderCtx {
-                rules: &self.rules,
-                movegen: &self.movegen,
-                eval: &self.eval,
-                hist: &self.hist,
-                cont,
-            };
-            let Some(m) = picker.next(&ctx, &mut self.pos, &mut self.scratch) else {
-                break;
-            };
-            if !self.rules.is_legal_with(&mut self.pos, m, &info) {
-                continue;
-            }
-            legal += 1;
-            // Checking drops that lose the dropped piece are not worth a look.
-            if !in_check
-                && m.is_drop()
-                && !self.rules.see_ge(&self.pos, m, 0, self.eval.see_values())
-            {
-                continue;
-            }
-            if !in_check && m.kind() != MoveKind::Promotion && !m.is_drop() {
-                // Delta pruning: even winning the victim outright cannot reach alpha.
-                let p = self.pos.piece_at(m.to());
-                // (In drop games the victim also goes to the capturer's hand.)
-                let victim = if p.is_some() { p.kind() } else { 0 };
-                let gain = self.eval.value(victim) * if self.captures_to_hand { 2 } else { 1 };
-                if static_eval + gain + 200 <= alpha && !m.has_extra() {
-                    continue;
-                }
-            }
-            self.stack[ply].cont_row = Some(
-                self.hist
-                    .row(self.hist.piece_to(moved_type(&self.pos, m), m.to())),
-            );
-            self.pos.make(m);
-            let score = -self.qsearch(-beta, -alpha, ply + 1, false);
-            self.pos.unmake();
-            if self.stopped {
-                self.bufs[ply] = picker.into_buf();
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = m;
-                    if pv_node {
-                        let (head, tail) = self.stack.split_at_mut(ply + 1);
-                        let pv = &mut head[ply].pv;
-                        pv.clear();
-                        pv.push(m);
-                        pv.extend_from_slice(&tail[0].pv);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                }
-            }
-        }
-        self.bufs[ply] = picker.into_buf();
-        if in_check && legal == 0 {
-            return value_score(rules::no_moves_value(&self.pos), ply);
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Upper
-        };
-        self.shared
-            .tt
-            .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
-        best
-    }
-}
-
-/// Legal root moves of `pos` after the limits' filters.
-pub fn root_moves(pos: &mut Position, limits: &Limits) -> Vec<RootMove> {
-    let rules = pos.rules().clone();
-    let mut list = MoveList::new();
-    rules.generate_legal(pos, &mut list);
-    list.iter()
-        .filter(|m| {
-            (limits.search_moves.is_empty() || limits.search_moves.contains(m))
-                && !limits.exclude_moves.contains(m)
-        })
-        .map(|&mv| RootMove {
-            mv,
-            score: -INF,
-            prev_score: -INF,
-            pv: vec![mv],
-        })
-        .collect()
 }

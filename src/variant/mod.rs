@@ -9,7 +9,7 @@ mod spec;
 pub mod weights;
 
 pub use builtin::{BUILTIN_FILES, BUILTIN_WEIGHTS};
-pub use registry::{StartCheck, VariantSet};
+pub use registry::{BUILTIN_SOURCE, LoadCheck, LoadReport, Refusal, VariantSet};
 
 use crate::types::{Color, Geometry, PieceType, SquareSet, TypeSet};
 use crate::xbetza::PieceMoves;
@@ -175,6 +175,10 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// Compiled into the binary (not from a user's file).
+    pub fn is_builtin(&self) -> bool {
+        self.source.starts_with(BUILTIN_SOURCE)
+    }
     pub fn num_types(&self) -> usize {
         self.pieces.len()
     }
@@ -257,7 +261,12 @@ impl LoadError {
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: ", self.file, self.line)?;
+        // Line 0 is the file as a whole (it could not be read).
+        if self.line == 0 {
+            write!(f, "{}: ", self.file)?;
+        } else {
+            write!(f, "{}:{}: ", self.file, self.line)?;
+        }
         if !self.variant.is_empty() {
             write!(f, "[{}] ", self.variant)?;
         }

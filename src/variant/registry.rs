@@ -1,21 +1,24 @@
 //! The set of loaded variants: built-in files first, then user files; a later
 //! definition of a name replaces the earlier one.
 //!
-//! A variant loads only if its start position can be set up. Reading a position is
-//! the board layer's business, above this one, so the set is built with that test
-//! ([`StartCheck`]; the engine passes `board::fen::check_start_position`).
+//! A variant loads only if the engine can play it: its pieces' moves stay within the
+//! move generator's walk budget and its start position can be set up. Both are the
+//! board layer's business, above this one, so the set is built with that test
+//! ([`LoadCheck`]; the engine passes `board::check_variant`).
 //!
 //! Each variant gets its evaluation weights here: the built-in file of its name
 //! (`variants/weights/NAME.txt`), or for a variant of a user's file
 //! `weights/NAME.txt` beside that file, or else its parent's when it plays with the
 //! parent's pieces on the parent's board.
 
-use super::ini::read_sections;
+use super::ini::{Section, read_sections};
 use super::spec::{Applier, Spec};
 use super::weights::Weights;
 use super::{BUILTIN_FILES, BUILTIN_WEIGHTS, LoadError, Variant};
+use crate::types::PieceType;
 use indexmap::IndexMap;
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -26,34 +29,89 @@ pub struct LoadReport {
     pub loaded: Vec<String>,
     /// One entry per section that failed (and per syntax error).
     pub errors: Vec<LoadError>,
+    /// Things the user should know that are not errors: a section that replaces a
+    /// variant loaded before (a built-in one, say) under the same name.
+    pub notes: Vec<LoadError>,
 }
 
-/// The start-position test a variant must pass to load: the reason it fails, if it
-/// does.
-pub type StartCheck = fn(&Variant) -> Result<(), String>;
+/// How the built-in files are named in `Variant::source` and in messages
+/// (`builtin:chess.ini`).
+pub const BUILTIN_SOURCE: &str = "builtin:";
+
+/// A variant file larger than this is refused unread (Fairy-Stockfish's whole
+/// variants.ini is about 100 KB).
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// The text of a variant file. Only a regular file is opened: opening a FIFO blocks
+/// until someone writes to it, and a device may never end.
+fn read_variant_file(path: &Path) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a pipe or a device?)"
+        };
+        return Err(format!("cannot read the file: it is {what}"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "the file has {} bytes; a variant file may have at most {MAX_FILE_BYTES}",
+            meta.len()
+        ));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read the file: {e}"))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "the file is not UTF-8 text (byte {} is not)",
+            e.utf8_error().valid_up_to() + 1
+        )
+    })
+}
+
+/// Why the layers above refuse a variant that reads: the message says what is wrong,
+/// the kind says which line of the section it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The moves of this piece (with those of the others) are more than the move
+    /// generator will walk.
+    PieceMoves { piece: PieceType, reason: String },
+    /// The start position cannot be set up.
+    StartPosition(String),
+}
+
+/// The test a variant must pass to load: why it is refused, if it is.
+pub type LoadCheck = fn(&Variant) -> Result<(), Refusal>;
 
 #[derive(Clone)]
 pub struct VariantSet {
     variants: IndexMap<String, Arc<Variant>>,
     specs: HashMap<String, Spec>,
-    check_start: StartCheck,
+    check: LoadCheck,
 }
 
 impl VariantSet {
-    /// No variants at all; those loaded later must pass `check_start`.
-    pub fn empty(check_start: StartCheck) -> VariantSet {
+    /// No variants at all; those loaded later must pass `check`.
+    pub fn empty(check: LoadCheck) -> VariantSet {
         VariantSet {
             variants: IndexMap::new(),
             specs: HashMap::new(),
-            check_start,
+            check,
         }
     }
 
     /// The variants compiled into the binary (`variants/*.ini`).
-    pub fn builtin(check_start: StartCheck) -> VariantSet {
-        let mut set = VariantSet::empty(check_start);
+    pub fn builtin(check: LoadCheck) -> VariantSet {
+        let mut set = VariantSet::empty(check);
         for (name, text) in BUILTIN_FILES {
-            let report = set.load_text(&format!("builtin:{name}"), text, WeightsSource::Builtin);
+            let report = set.load_text(
+                &format!("{BUILTIN_SOURCE}{name}"),
+                text,
+                WeightsSource::Builtin,
+            );
             debug_assert!(report.errors.is_empty(), "{:?}", report.errors);
         }
         set
@@ -75,23 +133,16 @@ impl VariantSet {
         self.variants.is_empty()
     }
 
-    /// Load a file from disk (with the weights files in `weights/` beside it). An
-    /// unreadable file is one error.
+    /// Load a file from disk (with the weights files in `weights/` beside it). A
+    /// file that cannot be read is one error, at line 0 (the whole file).
     pub fn load_file(&mut self, path: &Path) -> LoadReport {
         let file = path.display().to_string();
         let dir = path.parent().unwrap_or(Path::new("")).join("weights");
-        match std::fs::read_to_string(path) {
+        match read_variant_file(path) {
             Ok(text) => self.load_text(&file, &text, WeightsSource::Dir(dir)),
-            Err(e) => LoadReport {
-                loaded: Vec::new(),
-                errors: vec![LoadError::new(
-                    &file,
-                    0,
-                    "",
-                    "",
-                    "",
-                    &format!("cannot read the file: {e}"),
-                )],
+            Err(reason) => LoadReport {
+                errors: vec![LoadError::new(&file, 0, "", "", "", &reason)],
+                ..LoadReport::default()
             },
         }
     }
@@ -106,6 +157,7 @@ impl VariantSet {
     fn load_text(&mut self, file: &str, text: &str, weights: WeightsSource) -> LoadReport {
         let (sections, mut errors) = read_sections(file, text);
         let mut loaded = Vec::new();
+        let mut notes = Vec::new();
         for section in &sections {
             let mut spec = match &section.parent {
                 None => Spec::template(),
@@ -142,17 +194,29 @@ impl VariantSet {
             // A bad weights line is reported; the variant still loads.
             errors.extend(errs);
             variant.weights = w;
-            if let Err(reason) = (self.check_start)(&variant) {
-                let (f, l) = variant.start_fen_origin.clone();
-                errors.push(LoadError::new(
-                    &f,
-                    l,
-                    &section.name,
-                    "startFen",
-                    &variant.start_fen,
-                    &reason,
-                ));
+            if let Err(refusal) = (self.check)(&variant) {
+                errors.push(match refusal {
+                    Refusal::PieceMoves { piece, reason } => {
+                        piece_moves_error(file, section, &variant, piece, &reason)
+                    }
+                    Refusal::StartPosition(reason) => {
+                        start_position_error(file, section, &variant, &reason)
+                    }
+                });
                 continue;
+            }
+            if let Some(old) = self.variants.get(&section.name) {
+                notes.push(LoadError::new(
+                    file,
+                    section.line,
+                    &section.name,
+                    "",
+                    "",
+                    &format!(
+                        "replaces the variant of that name defined at {}:{}",
+                        old.source, old.line
+                    ),
+                ));
             }
             self.specs.insert(section.name.clone(), spec);
             // Replacing keeps the original position in the list.
@@ -160,7 +224,11 @@ impl VariantSet {
                 .insert(section.name.clone(), Arc::new(variant));
             loaded.push(section.name.clone());
         }
-        LoadReport { loaded, errors }
+        LoadReport {
+            loaded,
+            errors,
+            notes,
+        }
     }
 
     /// The weights of a variant being loaded, and the errors of its weights file.
@@ -173,16 +241,22 @@ impl VariantSet {
             WeightsSource::Builtin => BUILTIN_WEIGHTS
                 .iter()
                 .find(|(n, _)| *n == v.name)
-                .map(|(n, text)| (format!("builtin:weights/{n}.txt"), text.to_string())),
+                .map(|(n, text)| (format!("{BUILTIN_SOURCE}weights/{n}.txt"), text.to_string())),
             WeightsSource::Dir(dir) => {
                 let path = dir.join(format!("{}.txt", v.name));
                 let file = path.display().to_string();
-                match std::fs::read_to_string(&path) {
-                    Ok(text) => Some((file, text)),
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-                    Err(e) => {
-                        let reason = format!("cannot read the weights file: {e}");
-                        return (None, vec![LoadError::new(&file, 0, &v.name, "", "", &reason)]);
+                if !path.exists() {
+                    None
+                } else {
+                    match read_variant_file(&path) {
+                        Ok(text) => Some((file, text)),
+                        Err(reason) => {
+                            let reason = format!("weights file: {reason}");
+                            return (
+                                None,
+                                vec![LoadError::new(&file, 0, &v.name, "", "", &reason)],
+                            );
+                        }
                     }
                 }
             }
@@ -221,4 +295,59 @@ fn same_game_material(a: &Variant, b: &Variant) -> bool {
             .all(|(x, y)| x.letter == y.letter && x.betza == y.betza && x.royal == y.royal)
         && a.piece_drops == b.piece_drops
         && a.captures_to_hand == b.captures_to_hand
+}
+
+/// The line of the section that set `key`, or the section's header when the key
+/// comes from a parent.
+fn key_line(section: &Section, key: &str) -> (usize, bool) {
+    match section.entries.iter().rev().find(|e| e.key == key) {
+        Some(e) => (e.line, true),
+        None => (section.line, false),
+    }
+}
+
+/// A piece whose moves the engine refuses, at the line that defined it (or the
+/// section's header, for a piece of the parent on a larger board).
+fn piece_moves_error(
+    file: &str,
+    section: &Section,
+    v: &Variant,
+    piece: PieceType,
+    reason: &str,
+) -> LoadError {
+    let piece = &v.pieces[piece as usize];
+    let (line, here) = key_line(section, &piece.slot);
+    let value = if here {
+        section
+            .entries
+            .iter()
+            .rev()
+            .find(|e| e.key == piece.slot)
+            .map_or(String::new(), |e| e.value.clone())
+    } else {
+        format!("{}:{} (from the parent)", piece.letter, piece.betza)
+    };
+    LoadError::new(file, line, &section.name, &piece.slot, &value, reason)
+}
+
+/// A start position that does not fit the variant: at the `startFen` line when the
+/// section sets it, else at the section's header, naming where the inherited FEN
+/// comes from (a child that changes the board size must give its own FEN).
+fn start_position_error(file: &str, section: &Section, v: &Variant, reason: &str) -> LoadError {
+    let (line, here) = key_line(section, "startFen");
+    if here {
+        return LoadError::new(file, line, &section.name, "startFen", &v.start_fen, reason);
+    }
+    let (from_file, from_line) = &v.start_fen_origin;
+    LoadError::new(
+        file,
+        line,
+        &section.name,
+        "startFen",
+        &v.start_fen,
+        &format!(
+            "{reason} (the start position is inherited from {from_file}:{from_line}; \
+             this section must set its own startFen)"
+        ),
+    )
 }

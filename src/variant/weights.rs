@@ -241,15 +241,27 @@ impl Weights {
             let name = words.next().unwrap_or("");
             let letter = words.next();
             if words.next().is_some() {
-                errors.push(err(key, value, "a key is a term name and at most one piece letter"));
+                errors.push(err(
+                    key,
+                    value,
+                    "a key is a term name and at most one piece letter",
+                ));
                 continue;
             }
             let numbers: Option<Vec<f64>> = value
                 .split_whitespace()
-                .map(|x| x.parse::<f64>().ok().filter(|x| x.is_finite() && x.abs() < 1e6))
+                .map(|x| {
+                    x.parse::<f64>()
+                        .ok()
+                        .filter(|x| x.is_finite() && x.abs() < 1e6)
+                })
                 .collect();
             let Some(numbers) = numbers else {
-                errors.push(err(key, value, "the values must be numbers (like 12, -3.5)"));
+                errors.push(err(
+                    key,
+                    value,
+                    "the values must be numbers (like 12, -3.5)",
+                ));
                 continue;
             };
             let pair = |single: bool| -> Result<[f64; 2], String> {
@@ -291,7 +303,11 @@ impl Weights {
                 }
             };
             if let Some((_, first)) = seen.iter().find(|(s, _)| *s == slot) {
-                errors.push(err(key, value, &format!("set twice (first on line {first})")));
+                errors.push(err(
+                    key,
+                    value,
+                    &format!("set twice (first on line {first})"),
+                ));
                 continue;
             }
             seen.push((slot, line));

@@ -19,6 +19,8 @@ pub struct Engine {
     stderr: Arc<Mutex<String>>,
     /// Everything read so far (for failure messages).
     pub seen: Vec<String>,
+    /// Where to copy every line sent, if anywhere.
+    log: Option<std::fs::File>,
 }
 
 impl Engine {
@@ -64,7 +66,13 @@ impl Engine {
             lines,
             stderr,
             seen: Vec::new(),
+            log: None,
         }
+    }
+
+    /// Copy every line sent from now on into `path`.
+    pub fn log_to(&mut self, path: &std::path::Path) {
+        self.log = std::fs::File::create(path).ok();
     }
 
     pub fn send(&mut self, line: &str) {
@@ -76,6 +84,9 @@ impl Engine {
         stdin.write_all(bytes).expect("the engine reads its input");
         stdin.write_all(b"\n").expect("the engine reads its input");
         stdin.flush().expect("flush");
+        if let Some(log) = self.log.as_mut() {
+            let _ = log.write_all(bytes).and_then(|_| log.write_all(b"\n"));
+        }
     }
 
     /// The next output line, or None after `timeout`.

@@ -52,8 +52,7 @@ pub enum Command {
     Stat,
     Pause,
     Resume,
-    /// `memory` and `cores`, brought within the limits of the Hash and Threads
-    /// options.
+    /// `memory`, brought within the limits of the Hash option, and `cores`.
     Memory(usize),
     Cores(usize),
     /// `option NAME[=VALUE]`.
@@ -64,8 +63,14 @@ pub enum Command {
     Lift(String),
     Put(String),
     Hover(String),
-    /// Information the engine may ignore (`name`, `rating`, `computer`, `ics`,
-    /// `egtpath`, `holding`, `partner`, `ptell`, `setscore`).
+    /// `name X`: the opponent's name.
+    Name(String),
+    /// `rating ENGINE OPPONENT`: the opponent's rating (None when 0: unrated).
+    Rating(Option<u32>),
+    /// `computer`: the opponent is a computer.
+    Computer,
+    /// Information the engine may ignore (`ics`, `egtpath`, `holding`, `partner`,
+    /// `ptell`, `setscore`).
     Info,
 }
 
@@ -164,7 +169,8 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "pause" => Pause,
         "resume" => Resume,
         "memory" => Memory(options::HASH.clamp(non_negative("the memory size")? as usize)),
-        "cores" => Cores(options::THREADS.clamp(non_negative("the number of cores")? as usize)),
+        // Brought down to what the machine runs well when applied (and said so).
+        "cores" => Cores(non_negative("the number of cores")? as usize),
         "option" => match rest.split_once('=') {
             Some((n, v)) if !n.trim().is_empty() => {
                 Option(n.trim().to_string(), Some(v.trim().to_string()))
@@ -194,8 +200,19 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
                 _ => Hover(sq),
             }
         }
-        "name" | "rating" | "computer" | "ics" | "egtpath" | "holding" | "partner" | "ptell"
-        | "setscore" => Info,
+        "name" => Name(rest.to_string()),
+        "rating" => {
+            let theirs = rest
+                .split_whitespace()
+                .nth(1)
+                .and_then(|r| r.parse::<u32>().ok())
+                .ok_or_else(|| {
+                    ParseError::BadParameters("rating needs two whole numbers".into())
+                })?;
+            Rating((theirs > 0).then_some(theirs))
+        }
+        "computer" => Computer,
+        "ics" | "egtpath" | "holding" | "partner" | "ptell" | "setscore" => Info,
         _ if looks_like_move(word) => Move(line.to_string()),
         _ => return Err(ParseError::Unknown),
     };

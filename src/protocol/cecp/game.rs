@@ -215,6 +215,8 @@ impl Session {
         self.out.line("");
     }
 
+    /// `stat01 TIME NODES DEPTH MOVES-LEFT MOVES-TOTAL [MOVE]`: the move being searched
+    /// once the search has reported it (after its first second).
     pub(super) fn stat(&mut self) {
         if self.activity != Activity::Analyze {
             return;
@@ -225,8 +227,21 @@ impl Session {
             .as_ref()
             .map_or((0, 0), |i| (i.nodes, i.depth));
         let cs = self.search_started.elapsed().as_millis() / 10;
+        let current = match self.curr_move {
+            Some((m, number)) => {
+                let text = wire::cecp_text(self.ctl.position(), m, &self.xb);
+                format!("{} {total} {text}", total.saturating_sub(number))
+            }
+            None => format!("0 {total}"),
+        };
         self.out
-            .line(&format!("stat01 {cs} {nodes} {depth} 0 {total}"));
+            .line(&format!("stat01 {cs} {nodes} {depth} {current}"));
+    }
+
+    /// The opponent changed (`name`, `rating`, `computer`): say so in debug mode.
+    pub(super) fn opponent_changed(&mut self) {
+        let text = format!("opponent: {}", self.settings.opponent);
+        self.debug_line(&text);
     }
 
     pub(super) fn option(&mut self, name: &str, value: Option<&str>, line: &str) {
@@ -239,22 +254,65 @@ impl Session {
             .and_then(|v| options::apply(option, v, &mut self.ctl, &mut self.settings));
         match applied {
             Ok(Applied::Done) => {}
-            Ok(Applied::VariantFile { loaded, errors }) => {
-                if let Some(e) = errors.first() {
-                    self.out.line(&format!("tellusererror {e}"));
+            Ok(Applied::Adjusted(note)) => self.note(&note),
+            Ok(Applied::VariantFile(report)) => {
+                // One dialog says it all: a second one would replace the first
+                // (XBoard shows one error or note dialog at a time).
+                let mut said: Vec<String> = report
+                    .errors
+                    .iter()
+                    .map(|e| format!("error: {e}"))
+                    .collect();
+                said.extend(report.notes.iter().map(|n| format!("note: {n}")));
+                if !report.loaded.is_empty() {
+                    said.push(format!("loaded: {}", report.loaded.join(", ")));
+                }
+                if report.errors.is_empty() {
+                    for note in &said[..report.notes.len()] {
+                        self.note(note);
+                    }
+                    if !report.loaded.is_empty() {
+                        self.out
+                            .line(&format!("telluser loaded {}", report.loaded.join(", ")));
+                    }
+                } else {
+                    self.tell_report("Menagerie: the variant file says", &said);
                     self.out.line(&format!(
                         "Error ({} errors in the variant file): {line}",
-                        errors.len()
+                        report.errors.len()
                     ));
                 }
-                if !loaded.is_empty() {
-                    self.out
-                        .line(&format!("telluser loaded {}", loaded.join(", ")));
+                if !report.loaded.is_empty() {
                     let variants = self.variants_feature();
                     self.out.line(&variants);
                 }
             }
             Err(why) => self.out.line(&format!("Error ({why}): {line}")),
+        }
+    }
+
+    /// `memory N`: a size the machine cannot give is refused (the old table stays),
+    /// and the user is told once per size asked.
+    pub(super) fn set_memory(&mut self, mb: usize) {
+        match self.ctl.set_hash_mb(mb) {
+            Ok(()) => self.refused_memory = None,
+            Err(why) => {
+                self.out.line(&format!("Error ({why}): memory {mb}"));
+                if self.refused_memory != Some(mb) {
+                    self.out
+                        .line(&format!("tellusererror Hash size {mb} MB refused: {why}"));
+                }
+                self.refused_memory = Some(mb);
+            }
+        }
+    }
+
+    /// `cores N`: more than the machine runs well is brought down to that.
+    pub(super) fn set_cores(&mut self, n: usize) {
+        match options::apply_threads(&mut self.ctl, n) {
+            Ok(Applied::Adjusted(note)) => self.note(&note),
+            Ok(_) => {}
+            Err(why) => self.out.line(&format!("Error ({why}): cores {n}")),
         }
     }
 

@@ -74,6 +74,8 @@ pub struct Session {
     /// Stop a thinking search at this instant whatever it is doing.
     deadline: Option<Instant>,
     last_info: Option<Info>,
+    /// The root move the search is on and its number (for `.`), once reported.
+    curr_move: Option<(Move, usize)>,
     clock: Clock,
     post: bool,
     ponder: bool,
@@ -92,6 +94,8 @@ pub struct Session {
     /// Settings to apply when no search runs (they would wait for it).
     pending_threads: Option<usize>,
     pending_hash: Option<usize>,
+    /// The last `memory` size refused (the user is told once per size).
+    refused_memory: Option<usize>,
     /// The position in which a search died or an analysis ended by itself (no new
     /// analysis or ponder search is started there).
     failed_key: Option<u64>,
@@ -112,6 +116,7 @@ impl Session {
             search_started: Instant::now(),
             deadline: None,
             last_info: None,
+            curr_move: None,
             clock: Clock::default(),
             post: false,
             ponder: false,
@@ -126,6 +131,7 @@ impl Session {
             edit: None,
             pending_threads: None,
             pending_hash: None,
+            refused_memory: None,
             failed_key: None,
         }
     }
@@ -152,6 +158,8 @@ impl Session {
             match input {
                 Input::Line(line) => self.on_line(line),
                 Input::Search(id, event) => self.on_search_event(id, event),
+                // CECP has no perft command.
+                Input::Perft(..) => {}
                 Input::Eof => self.ctl.quit(),
             }
             self.start_activity();
@@ -174,6 +182,11 @@ impl Session {
                 None
             }
         }
+    }
+
+    /// A comment for the GUI's log (XBoard ignores lines starting with `#`).
+    fn note(&mut self, text: &str) {
+        self.out.line(&format!("# {text}"));
     }
 
     fn debug_line(&mut self, text: &str) {
@@ -263,7 +276,9 @@ impl Session {
                 }
             }
             Draw => self.draw_offered = true,
-            Random | Info | Accepted(_) | Rejected(_) => self.execute(cmd.clone(), line),
+            Random | Info | Accepted(_) | Rejected(_) | Name(_) | Rating(_) | Computer => {
+                self.execute(cmd.clone(), line)
+            }
             Cores(n) => self.pending_threads = Some(*n),
             Memory(mb) => self.pending_hash = Some(*mb),
             Bk | Hint | Lift(_) | Put(_) | Hover(_) => self.execute(cmd.clone(), line),
@@ -323,6 +338,18 @@ impl Session {
                 }
             }
             Rejected(_) | Info => {}
+            Name(name) => {
+                self.settings.opponent.name = name;
+                self.opponent_changed();
+            }
+            Rating(elo) => {
+                self.settings.opponent.elo = elo;
+                self.opponent_changed();
+            }
+            Computer => {
+                self.settings.opponent.computer = Some(true);
+                self.opponent_changed();
+            }
             New => self.new_game(),
             Variant(name) => self.variant(&name, line),
             Quit => self.ctl.quit(),
@@ -389,8 +416,8 @@ impl Session {
             Stat => self.stat(),
             Pause => self.paused = true,
             Resume => self.paused = false,
-            Memory(mb) => self.ctl.set_hash_mb(mb),
-            Cores(n) => self.ctl.set_threads(n),
+            Memory(mb) => self.set_memory(mb),
+            Cores(n) => self.set_cores(n),
             Option(name, value) => self.option(&name, value.as_deref(), line),
             Exclude(m) => self.exclude(m.as_deref(), true, line),
             Include(m) => self.exclude(m.as_deref(), false, line),
@@ -437,18 +464,105 @@ impl Session {
             }
         }
         self.out.line("feature done=1");
+        // Only now can XBoard show what the variant files had to say.
+        let report = self.ctl.take_startup_report();
+        self.tell_report("Menagerie: the variant files say", &report);
+    }
+
+    /// Show what loading variant files said: errors in XBoard's error dialog (with
+    /// the notes, if any). Notes alone only go to XBoard's log as comments: a user
+    /// who plays with Fairy-Stockfish's variants.ini (which redefines many built-in
+    /// variants) would otherwise get a dialog at every start.
+    pub(super) fn tell_report(&mut self, title: &str, lines: &[String]) {
+        if lines.iter().any(|l| l.starts_with("error")) {
+            self.tell_user("tellusererror", title, lines);
+        } else {
+            for line in lines {
+                self.note(line);
+            }
+        }
+    }
+
+    /// Show `lines` under `title` in an XBoard dialog (`command` is `telluser` or
+    /// `tellusererror`): the text starts with `\\` so that XBoard turns `\n` into line
+    /// breaks; a very long text is split over several dialogs (XBoard reads engine
+    /// lines of up to 8 KB).
+    fn tell_user(&mut self, command: &str, title: &str, lines: &[String]) {
+        const MAX_TEXT: usize = 4000;
+        let escape = |s: &str| s.replace('\\', "\\\\");
+        let head = escape(title);
+        let mut text = head.clone();
+        for line in lines {
+            let item = escape(&wrap(line, DIALOG_COLUMNS)).replace('\n', "\\n");
+            if text.len() > head.len() && text.len() + item.len() + 2 > MAX_TEXT {
+                self.out.line(&format!("{command} \\\\{text}"));
+                text = format!("{head} (continued)");
+            }
+            text.push_str("\\n");
+            text.push_str(&item);
+        }
+        self.out.line(&format!("{command} \\\\{text}"));
     }
 
     /// `feature variants="..."`: every loaded variant under the name XBoard knows it
-    /// by, once, leaving out names the feature's syntax cannot carry.
+    /// by, once, leaving out names the feature's syntax cannot carry. XBoard's New
+    /// Variant dialog has buttons for the first 22 names it does not know itself, so
+    /// the user's own variants come first, then the built-in ones most played.
     fn variants_feature(&self) -> String {
+        let variants = self.ctl.variants();
+        let users = variants
+            .iter()
+            .filter(|v| !v.is_builtin())
+            .map(|v| v.name.as_str());
+        let most_played = xboard::MOST_PLAYED
+            .iter()
+            .copied()
+            .filter(|n| variants.get(n).is_some());
         let mut names: Vec<&str> = Vec::new();
-        for n in self.ctl.variants().names() {
+        for n in users.chain(most_played).chain(variants.names()) {
             let x = xboard::xboard_name(n);
             if !names.contains(&x) && !x.contains([',', ' ', '"']) {
                 names.push(x);
             }
         }
         format!("feature variants=\"{}\"", names.join(","))
+    }
+}
+
+/// Width of the lines of a dialog text: XBoard's dialogs do not wrap long lines.
+const DIALOG_COLUMNS: usize = 100;
+
+/// `text` broken into lines of at most `width` characters at spaces (a longer word
+/// stays whole), continuation lines indented.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut column = 0;
+    for word in text.split(' ') {
+        let len = word.chars().count();
+        if column > 0 && column + 1 + len > width {
+            out.push_str("\n    ");
+            column = 4;
+        } else if column > 0 {
+            out.push(' ');
+            column += 1;
+        }
+        out.push_str(word);
+        column += len;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn dialog_lines_are_wrapped_at_spaces() {
+        assert_eq!(wrap("a bb ccc dddd", 6), "a bb\n    ccc\n    dddd");
+        assert_eq!(wrap("short", 100), "short");
+        assert_eq!(
+            wrap("averyveryverylongword x", 5),
+            "averyveryverylongword\n    x"
+        );
     }
 }

@@ -5,7 +5,7 @@ use super::{Abort, Activity, Mode, Session};
 use crate::protocol::common::emergency_budget;
 use crate::protocol::{fallback, wire};
 use menagerie::board::Position;
-use menagerie::search::{Event, Info, Score};
+use menagerie::search::{Event, Info, LiveReports, Score};
 use menagerie::types::Move;
 use std::time::Instant;
 
@@ -49,6 +49,7 @@ impl Session {
         let moves_made = self.ctl.position().game_ply() / 2;
         let mut limits = self.clock.limits(moves_made);
         limits.multi_pv = self.settings.multi_pv;
+        limits.skill = self.settings.skill();
         limits
     }
 
@@ -66,10 +67,10 @@ impl Session {
             return;
         }
         if let Some(n) = self.pending_threads.take() {
-            self.ctl.set_threads(n);
+            self.set_cores(n);
         }
         if let Some(mb) = self.pending_hash.take() {
-            self.ctl.set_hash_mb(mb);
+            self.set_memory(mb);
         }
         let stm = self.ctl.position().side_to_move();
         if self.failed_key == Some(self.ctl.position().key())
@@ -83,6 +84,11 @@ impl Session {
                 let mut limits = menagerie::search::Limits {
                     infinite: true,
                     multi_pv: self.settings.multi_pv,
+                    // For the `.` command's current move.
+                    live: LiveReports {
+                        curr_move: true,
+                        ..Default::default()
+                    },
                     ..Default::default()
                 };
                 limits.exclude_moves = self.excluded.clone();
@@ -134,6 +140,8 @@ impl Session {
                 let moves_made = pos.game_ply() / 2;
                 let mut limits = self.clock.limits(moves_made);
                 limits.ponder = true;
+                // Pondering prepares the move played at ponderhit: at the same strength.
+                limits.skill = self.settings.skill();
                 self.start_search(pos, limits, Activity::Ponder(expected));
             }
         }
@@ -148,6 +156,7 @@ impl Session {
         self.search_root = Some(pos.clone());
         self.search_started = Instant::now();
         self.last_info = None;
+        self.curr_move = None;
         self.activity = activity;
         self.ctl.start_search(pos, limits);
     }
@@ -164,6 +173,9 @@ impl Session {
                 }
                 self.last_info = Some(info);
             }
+            Event::CurrMove { mv, number } => self.curr_move = Some((mv, number)),
+            // Asked for by UCI options only.
+            Event::CurrLine(_) | Event::Refutation(_) => {}
             Event::BestMove { best, ponder } => {
                 let abort = self.aborting.take();
                 let activity = self.activity;

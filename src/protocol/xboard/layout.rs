@@ -202,9 +202,17 @@ pub(super) fn derive_table(
         } else {
             parents::fallback_images().collect()
         };
-        let candidates: Vec<u8> = preferred
-            .iter()
-            .copied()
+        // A piece with a crazyhouse-promoted twin whose own picture is one of the
+        // images 11-21 goes on the image 11 below it: the twin is then drawn with
+        // the piece's picture (the base image of the pair cannot be above 10, see
+        // below; a Lion on image 5 had its promoted twin drawn as a Chancellor).
+        let twin_first: Vec<u8> = match preferred.first() {
+            Some(&p) if tilde_base(kind) && (11..=21).contains(&p) => vec![p - 11],
+            _ => Vec::new(),
+        };
+        let candidates: Vec<u8> = twin_first
+            .into_iter()
+            .chain(preferred.iter().copied())
             .chain(fallback.into_iter().filter(|&i| !shogi_special(i)))
             .filter(|&i| i <= limit && i != KING_IMAGE)
             .collect();

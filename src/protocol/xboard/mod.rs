@@ -17,6 +17,35 @@ use menagerie::variant::Variant;
 /// Our name for orthodox chess, which XBoard calls `normal`.
 pub const CHESS: &str = "chess";
 
+/// Built-in variants XBoard has no button of its own for, most played first (by the
+/// game counts of the large variant sites, lichess.org and pychess.org, as far as
+/// they go): XBoard 4.9.1's New Variant dialog shows only the first 22 engine-defined
+/// names of `feature variants`, after the user's own variants.
+pub const MOST_PLAYED: &[&str] = &[
+    "kingofthehill",
+    "racingkings",
+    "horde",
+    "antichess",
+    "minishogi",
+    "placement",
+    "shouse",
+    "capahouse",
+    "shako",
+    "minixiangqi",
+    "gorogoro",
+    "torishogi",
+    "manchu",
+    "5check",
+    "hoppelpoppel",
+    "chaturanga",
+    "embassy",
+    "amazon",
+    "checkshogi",
+    "losalamos",
+    "chessgi",
+    "misere",
+];
+
 /// The name XBoard knows a variant of ours by.
 pub fn xboard_name(name: &str) -> &str {
     if name == CHESS { "normal" } else { name }
@@ -128,7 +157,7 @@ mod tests {
     use menagerie::variant::VariantSet;
 
     fn variant(name: &str, extra: &str) -> XbVariant {
-        let mut set = VariantSet::builtin(menagerie::board::fen::check_start_position);
+        let mut set = VariantSet::builtin(menagerie::board::check_variant);
         let report = set.load_str(
             "variants.ini",
             include_str!("../../../tests/data/protocol/variants.ini"),
@@ -185,9 +214,10 @@ mod tests {
     #[test]
     fn crazyhouse_style_promotions_and_holdings() {
         let xb = variant("lionhouse", "");
-        // The Lion is held, so it sits before the `~` images and has one (image 16).
+        // The Lion is held, so it sits before the `~` images; its promoted twin is
+        // drawn with the Lion's picture (image 21), so it sits 11 below (image 10).
         assert!(
-            xb.announce[0].starts_with("setup (PNBR.L......~~~.~K"),
+            xb.announce[0].starts_with("setup (PNBR......L.~~~......~K"),
             "{:?}",
             xb.announce
         );
