@@ -296,6 +296,23 @@ pub fn error<'a>(
     sum / cnt.max(1) as f64
 }
 
+/// The mean squared error of `σ(E / k)` against the labels of `samples` with
+/// weights `p`, and its gradient (written to `g`).
+pub fn gradient(p: &[[f64; 2]], n: usize, k: f64, samples: &[&Sample], g: &mut [[f64; 2]]) -> f64 {
+    g.iter_mut().for_each(|x| *x = [0.0; 2]);
+    let count = samples.len().max(1) as f64;
+    let mut sum = 0.0;
+    for s in samples {
+        let e = model_eval(p, &s.trace, n);
+        let y = sigmoid(e / k);
+        let err = y - s.label;
+        sum += err * err;
+        let de = 2.0 * err * y * (1.0 - y) / k / count;
+        add_gradient(p, &s.trace, n, de, g);
+    }
+    sum / count
+}
+
 /// The `x` in `lo..hi` (searched on a log scale) that minimises `f`.
 fn minimise(lo: f64, hi: f64, f: impl Fn(f64) -> f64) -> f64 {
     let (mut a, mut b) = (lo.ln(), hi.ln());
@@ -363,7 +380,6 @@ pub fn fit(
     data.label(opts.lambda, score_scale);
     let k = fit_eval_scale(&start.w, n, data);
     let train: Vec<&Sample> = data.train().collect();
-    let count = train.len().max(1) as f64;
     let before = (
         error(&start.w, n, k, data.train()),
         error(&start.w, n, k, data.held_out()),
@@ -379,18 +395,9 @@ pub fn fit(
     let mut v = vec![[0.0; 2]; p.len()];
     let mut g = vec![[0.0; 2]; p.len()];
     for step in 0..opts.epochs {
-        g.iter_mut().for_each(|x| *x = [0.0; 2]);
-        let mut sum = 0.0;
-        for s in &train {
-            let e = model_eval(&p, &s.trace, n);
-            let y = sigmoid(e / k);
-            let err = y - s.label;
-            sum += err * err;
-            let de = 2.0 * err * y * (1.0 - y) / k / count;
-            add_gradient(&p, &s.trace, n, de, &mut g);
-        }
+        let sum = gradient(&p, n, k, &train, &mut g);
         if step % 100 == 0 {
-            progress(step, sum / count);
+            progress(step, sum);
         }
         // Cosine decay of the step to a twentieth.
         let t = step as f64 / opts.epochs.max(1) as f64;
@@ -428,4 +435,112 @@ pub fn fit(
         held_out: data.held_out().count(),
     };
     (Params { n, w: p }, report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Ruleset;
+    use crate::variant::VariantSet;
+    use std::sync::Arc;
+
+    /// Quiet positions with pieces in hand, attacks on the king and checks.
+    const CRAZYHOUSE: &str = "\
+5rk1/2p2pbp/p3p1p1/1bb1p3/4PP1P/P2P2N1/BP2QPP1/3R2KQ[RNNNrp] b - - 0 42;-985;1;P@e3
+r1bqkb1r/p5pp/6n1/3pp3/2Qnp3/2N5/PPPP1PPP/R1B2RK1[PPbnp] w kq - 0 19;-1416;0;c3d5
+r1b2k1r/ppqnbppp/3Np3/1pPP4/3P4/B7/P1Qp1PPP/R3KB1R[NPn] w KQ - 0 22;662;1;c2d2
+r2q1k2/ppNn1pp1/2ppb2r/4Pp1B/3P2P1/1P3n1P/P1Q2P2/R1B2R1K[Nbpp] b - - 1 26;507;0;d8h4
+r1b1kbnr/ppp2p1p/3p2p1/8/2B1Pp1N/2NP4/PPP2PPP/n4RK1[Qqrb] w kq - 0 12;-161;0;h4f3
+";
+    const SHOGI: &str = "\
+1n3k1nl/4g2s1/2ps1p1g1/4n1P1p/+rPPSb1p2/4pP2P/5G1S1/2R1GB3/1+l2K3L[NLPppppppp] w - - 1 45;-827;0;L@a2
+1n4G1l/2gk5/3sp1P1p/pp7/2gpP2NP/3+r1+BSP1/L1S2S3/1G2R4/3+p1K2L[NPPnlppppppb] b - - 0 85;-80;0;P@f2
+lns1k1snl/1r2g1g2/ppppppbpp/6p2/9/P2P5/1PP1PPPPP/1BSR2S2/LN1GKG1NL[] b - - 9 5;-97;0;e9f9
+";
+
+    fn setup(variant: &str, text: &str) -> (Evaluator, Data) {
+        // (Positions whose move captures are read but not kept.)
+        let set = VariantSet::builtin(crate::board::check_variant);
+        let rules: Arc<Ruleset> = Ruleset::new(set.get(variant).unwrap());
+        let eval = Evaluator::new(&rules);
+        let mut data = Data::read(&eval, "test.data", text, 0);
+        assert_eq!(data.bad, 0, "{:?}", data.errors);
+        data.label(0.5, 300.0);
+        (eval, data)
+    }
+
+    #[test]
+    fn the_trace_reproduces_the_evaluation() {
+        for (variant, text) in [("crazyhouse", CRAZYHOUSE), ("shogi", SHOGI)] {
+            let (eval, _) = setup(variant, text);
+            for line in text.lines() {
+                let fen = line.split(';').next().unwrap();
+                let pos = Position::from_fen(eval.rules(), fen).unwrap();
+                let mut trace = Recorded::default();
+                eval.evaluate_traced(
+                    &pos,
+                    -super::super::LAZY_OFF,
+                    super::super::LAZY_OFF,
+                    &mut trace,
+                );
+                let white = if pos.side_to_move() == Color::White {
+                    1
+                } else {
+                    -1
+                };
+                let engine = (white * eval.evaluate(&pos)) as f64;
+                let model = model_eval(&eval.params().w, &trace, eval.params().n);
+                // The engine rounds each term to whole centipawns.
+                assert!(
+                    (engine - model).abs() < 8.0,
+                    "{variant} {fen}: {engine} {model}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_gradient_matches_finite_differences() {
+        for (variant, text) in [("crazyhouse", CRAZYHOUSE), ("shogi", SHOGI)] {
+            let (eval, data) = setup(variant, text);
+            let n = eval.params().n;
+            let samples: Vec<&Sample> = data.samples.iter().collect();
+            // Away from the starting weights, so that every term is in play.
+            let mut p = eval.params().w.clone();
+            for (i, w) in p.iter_mut().enumerate() {
+                let f = 1.0 + 0.01 * (i % 7) as f64;
+                *w = [w[0] * f + 1.0, w[1] * f - 1.0];
+            }
+            let k = 300.0;
+            let mut g = vec![[0.0; 2]; p.len()];
+            let loss = gradient(&p, n, k, &samples, &mut g);
+            assert!((loss - error(&p, n, k, samples.iter().copied())).abs() < 1e-12);
+            let mut checked = 0;
+            for i in 0..p.len() {
+                for j in 0..2 {
+                    if j == 1 && is_single(n, i) {
+                        continue;
+                    }
+                    let h = 1e-3;
+                    let mut q = p.clone();
+                    q[i][j] += h;
+                    let up = error(&q, n, k, samples.iter().copied());
+                    q[i][j] -= 2.0 * h;
+                    let down = error(&q, n, k, samples.iter().copied());
+                    let numeric = (up - down) / (2.0 * h);
+                    let scale = numeric.abs().max(g[i][j].abs());
+                    assert!(
+                        (numeric - g[i][j]).abs() <= 1e-3 * scale + 1e-10,
+                        "{variant} slot {i}.{j}: analytic {} numeric {numeric}",
+                        g[i][j]
+                    );
+                    if g[i][j] != 0.0 {
+                        checked += 1;
+                    }
+                }
+            }
+            // Material, squares, mobility and king danger all had a say.
+            assert!(checked > 40, "{variant}: only {checked} weights in play");
+        }
+    }
 }

@@ -371,3 +371,72 @@ fn number(x: f64) -> String {
         format!("{tenth:.1}")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::VariantSet;
+
+    fn chess() -> std::sync::Arc<Variant> {
+        let set = VariantSet::builtin(crate::board::check_variant);
+        set.get("chess").unwrap()
+    }
+
+    #[test]
+    fn a_good_file_sets_the_weights_it_names() {
+        let v = chess();
+        let text = "# a comment\ntempo = 18 9\nvalue N = 310 295  # knight\nattacker Q = 40\n\n";
+        let (w, errors) = Weights::parse("w.txt", text, &v);
+        assert!(errors.is_empty(), "{errors:?}");
+        let n = v.type_of_letter('n').unwrap() as usize;
+        let q = v.type_of_letter('q').unwrap() as usize;
+        assert_eq!(w.global[GlobalTerm::Tempo as usize], Some([18.0, 9.0]));
+        assert_eq!(w.piece[n][PieceTerm::Value as usize], Some([310.0, 295.0]));
+        assert_eq!(w.piece[q][PieceTerm::Attacker as usize], Some([40.0, 40.0]));
+        assert_eq!(w.piece[n][PieceTerm::Mobility as usize], None);
+        // What the file says, written back, reads the same.
+        let (again, errors) = Weights::parse("w.txt", &w.to_text(&v, &["h".to_string()]), &v);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(again, w);
+    }
+
+    #[test]
+    fn every_bad_line_is_an_error_with_file_and_line() {
+        let v = chess();
+        let text = "\
+tempo = 18 9
+tempo 18
+value Z = 100 100
+value N = 300
+attacker N = 1 2
+bishop_pair = 30 30
+tempo = 1 1
+value N = abc 3
+value = 1 2
+value N B = 1 2
+tempo N = 1 2
+value N = inf 1
+mobility B = 4 3
+";
+        let (w, errors) = Weights::parse("my/weights.txt", text, &v);
+        let got: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        let want = [
+            "my/weights.txt:2: tempo 18: expected 'term = numbers' or 'term LETTER = numbers'",
+            "my/weights.txt:3: [chess] value Z = 100 100: no piece of the variant has that letter",
+            "my/weights.txt:4: [chess] value N = 300: this term takes two numbers (middlegame, endgame)",
+            "my/weights.txt:5: [chess] attacker N = 1 2: this term takes one number",
+            "my/weights.txt:6: [chess] bishop_pair = 30 30: unknown term",
+            "my/weights.txt:7: [chess] tempo = 1 1: set twice (first on line 1)",
+            "my/weights.txt:8: [chess] value N = abc 3: the values must be numbers (like 12, -3.5)",
+            "my/weights.txt:9: [chess] value = 1 2: a piece term needs a piece letter",
+            "my/weights.txt:10: [chess] value N B = 1 2: a key is a term name and at most one piece letter",
+            "my/weights.txt:11: [chess] tempo N = 1 2: this term takes no piece letter",
+            "my/weights.txt:12: [chess] value N = inf 1: the values must be numbers (like 12, -3.5)",
+        ];
+        assert_eq!(got, want);
+        // The good lines still count.
+        let b = v.type_of_letter('b').unwrap() as usize;
+        assert_eq!(w.global[GlobalTerm::Tempo as usize], Some([18.0, 9.0]));
+        assert_eq!(w.piece[b][PieceTerm::Mobility as usize], Some([4.0, 3.0]));
+    }
+}
