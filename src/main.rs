@@ -161,7 +161,7 @@ struct TuneArgs {
     #[arg(long)]
     data_command: Option<String>,
     /// Weight of the game result in the label; the search score has the rest.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.2)]
     lambda: f64,
     /// Gradient steps (0: only measure the current weights).
     #[arg(long, default_value_t = 2000)]
@@ -549,7 +549,17 @@ fn tune_command(args: TuneArgs) -> Outcome {
     }
     eprintln!("time {:.1} s", started.elapsed().as_secs_f64());
     if let Some(out) = &args.out {
-        let command_line: Vec<String> = std::env::args().skip(1).collect();
+        // As typed in a shell: arguments with spaces quoted.
+        let command_line: Vec<String> = std::env::args()
+            .skip(1)
+            .map(|a| {
+                if a.contains([' ', '"', '$']) {
+                    format!("'{a}'")
+                } else {
+                    a
+                }
+            })
+            .collect();
         let mut header = vec![
             format!(
                 "Evaluation weights for {} (format: src/variant/weights.rs).",

@@ -50,7 +50,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            lambda: 0.5,
+            lambda: 0.2,
             epochs: 2000,
             rate: 1.0,
             pull: 1e-5,
