@@ -417,9 +417,9 @@ pub fn fit(
             }
         }
     }
-    for i in 0..p.len() {
+    for (i, w) in p.iter_mut().enumerate() {
         if is_single(n, i) {
-            p[i][1] = p[i][0];
+            w[1] = w[0];
         }
     }
     let after = (

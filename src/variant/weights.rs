@@ -378,7 +378,8 @@ mod tests {
     use crate::variant::VariantSet;
 
     fn chess() -> std::sync::Arc<Variant> {
-        let set = VariantSet::builtin(crate::board::check_variant);
+        // (The layers above check variants; this one only reads them.)
+        let set = VariantSet::builtin(|_| Ok(()));
         set.get("chess").unwrap()
     }
 
