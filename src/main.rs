@@ -463,8 +463,9 @@ fn book_build_command(args: BookBuildArgs) -> Outcome {
 fn tune_command(args: TuneArgs) -> Outcome {
     use menagerie::eval::Evaluator;
     use menagerie::eval::basis::Basis;
-    use menagerie::eval::params::Params;
+    use menagerie::eval::params::{Params, global_slot};
     use menagerie::eval::tune::{self, Data, Options};
+    use menagerie::variant::weights::GlobalTerm;
     let rules = load_rules(&args.variants, &args.variant)?;
     let text = std::fs::read_to_string(&args.data)
         .map_err(|e| fail(format!("cannot read {}: {e}", args.data.display())))?;
@@ -475,11 +476,13 @@ fn tune_command(args: TuneArgs) -> Outcome {
     };
     let eval = Evaluator::new(&rules);
     let file = args.data.display().to_string();
+    // Every readable position, noisy ones included (for timing and for the lazy
+    // margin: the search evaluates those too).
+    let positions: Vec<Position> = text
+        .lines()
+        .filter_map(|l| Position::from_fen(&rules, l.split(';').next()?.trim()).ok())
+        .collect();
     if args.speed {
-        let positions: Vec<Position> = text
-            .lines()
-            .filter_map(|l| Position::from_fen(&rules, l.split(';').next()?).ok())
-            .collect();
         let mut sum = 0i64;
         let started = Instant::now();
         let rounds = (2_000_000 / positions.len().max(1)).max(1);
@@ -493,6 +496,11 @@ fn tune_command(args: TuneArgs) -> Outcome {
             "{} positions, {:.0} ns per evaluation (checksum {sum})",
             positions.len(),
             started.elapsed().as_secs_f64() * 1e9 / calls
+        );
+        println!(
+            "lazy margin: {} in use, {} measured on these positions",
+            eval.lazy_margin(),
+            tune::measure_lazy_margin(&eval, &positions)
         );
         return Ok(());
     }
@@ -519,9 +527,13 @@ fn tune_command(args: TuneArgs) -> Outcome {
         holdout: args.holdout,
     };
     let started = Instant::now();
-    let (params, report) = tune::fit(&start, &mut data, &opts, |step, err| {
+    let (mut params, report) = tune::fit(&start, &mut data, &opts, |step, err| {
         eprintln!("step {step:5}: training error {err:.6}");
     });
+    // The lazy margin is measured with the fitted weights.
+    let fitted = Evaluator::with_params(&rules, Basis::new(&rules), params.clone());
+    let margin = tune::measure_lazy_margin(&fitted, &positions);
+    params.w[global_slot(params.n, GlobalTerm::LazyMargin)] = [margin, margin];
     let summary = vec![
         format!(
             "positions: {} quiet of {} lines ({} games); fitted on {}, {} held out (one game in {})",
@@ -542,6 +554,9 @@ fn tune_command(args: TuneArgs) -> Outcome {
         format!(
             "mean squared error, fitted / held out: before {:.6} / {:.6}, after {:.6} / {:.6}",
             report.before.0, report.before.1, report.after.0, report.after.1
+        ),
+        format!(
+            "lazy margin {margin}: the 99th percentile of what the terms after the lazy exit add"
         ),
     ];
     for l in &summary {

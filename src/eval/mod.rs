@@ -256,7 +256,7 @@ impl Evaluator {
             material_sign,
             drop_game,
             checks: v.checking && rules.royal_types != 0,
-            lazy_margin: if drop_game { 700 } else { 350 },
+            lazy_margin: gw(GlobalTerm::LazyMargin)[0].max(0),
             basis,
             params,
         }
@@ -276,6 +276,11 @@ impl Evaluator {
 
     pub fn rules(&self) -> &Arc<Ruleset> {
         &self.rules
+    }
+
+    /// How far the terms after the lazy exit may move the score (centipawns).
+    pub fn lazy_margin(&self) -> i32 {
+        self.lazy_margin
     }
 
     /// The weights in use.

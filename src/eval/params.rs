@@ -187,6 +187,9 @@ impl Params {
         set(&mut p, GlobalTerm::KingWeak, single(100.0));
         set(&mut p, GlobalTerm::KingOffset, single(-100.0));
         set(&mut p, GlobalTerm::KingDangerEg, single(4.0));
+        // Where pieces come back from the hand, king danger swings more.
+        let lazy = if drop_game { 700.0 } else { 350.0 };
+        set(&mut p, GlobalTerm::LazyMargin, single(lazy));
         p
     }
 }

@@ -81,6 +81,11 @@ pub enum GlobalTerm {
     KingOffset,
     /// The endgame penalty per danger unit, in 64ths of a centipawn.
     KingDangerEg,
+    /// How far the terms after the evaluation's cheap part (material, squares, pawns)
+    /// may move the score, in centipawns: beyond it from the search window, the cheap
+    /// part is taken for the whole (lazy evaluation). The tuner measures it on its
+    /// data; it is not fitted.
+    LazyMargin,
 }
 
 impl PieceTerm {
@@ -133,7 +138,7 @@ impl PieceTerm {
 }
 
 impl GlobalTerm {
-    pub const ALL: [GlobalTerm; 12] = [
+    pub const ALL: [GlobalTerm; 13] = [
         GlobalTerm::Tempo,
         GlobalTerm::Doubled,
         GlobalTerm::Isolated,
@@ -146,6 +151,7 @@ impl GlobalTerm {
         GlobalTerm::KingWeak,
         GlobalTerm::KingOffset,
         GlobalTerm::KingDangerEg,
+        GlobalTerm::LazyMargin,
     ];
     pub const COUNT: usize = GlobalTerm::ALL.len();
 
@@ -163,6 +169,7 @@ impl GlobalTerm {
             GlobalTerm::KingWeak => "king_weak",
             GlobalTerm::KingOffset => "king_offset",
             GlobalTerm::KingDangerEg => "king_danger_eg",
+            GlobalTerm::LazyMargin => "lazy_margin",
         }
     }
 
@@ -174,6 +181,7 @@ impl GlobalTerm {
                 | GlobalTerm::KingWeak
                 | GlobalTerm::KingOffset
                 | GlobalTerm::KingDangerEg
+                | GlobalTerm::LazyMargin
         )
     }
 }
