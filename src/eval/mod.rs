@@ -21,12 +21,12 @@ pub mod values;
 
 use crate::board::tables::{M_CAPTURE, M_MOVE, ProbeKind, StepKind, Tables};
 use crate::board::{Position, Ruleset};
-use crate::types::MAX_PIECE_TYPES;
 use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
 use crate::variant::GameValue;
 use crate::variant::weights::{GlobalTerm, PieceTerm};
 use basis::{Basis, SQUARE_FEATURES};
 use params::{Params, global_slot, piece_slot};
+use std::cell::RefCell;
 use std::sync::Arc;
 use trace::{NoTrace, Trace};
 
@@ -109,8 +109,15 @@ pub struct Evaluator {
     lazy_margin: i32,
 }
 
+thread_local! {
+    /// The per-type square sets of [`Activity`], kept between evaluations: the hot
+    /// path neither allocates nor clears more than the variant's types (a fixed
+    /// array for every possible type would be kilobytes to clear per evaluation).
+    static TYPE_SETS: RefCell<Vec<SquareSet>> = const { RefCell::new(Vec::new()) };
+}
+
 /// What the walk of all pieces found, per colour.
-struct Activity {
+struct Activity<'a> {
     /// Squares attacked by the colour's non-royal pieces, and by its royal pieces.
     attacks: [SquareSet; 2],
     royal_attacks: [SquareSet; 2],
@@ -121,10 +128,11 @@ struct Activity {
     /// The attacker weights of the pieces that attack squares next to the enemy
     /// royal piece.
     attacker_danger: [i32; 2],
-    /// Per type: squares from which a piece of the type would check the enemy
-    /// royal piece, and those a piece of the type can move to.
-    check_squares: [[SquareSet; MAX_PIECE_TYPES]; 2],
-    checks_reached: [[SquareSet; MAX_PIECE_TYPES]; 2],
+    /// Per colour and type (index `colour * n + type`): squares from which a piece
+    /// of the type would check the enemy royal piece, and those of them a piece of
+    /// the type can move to.
+    check_squares: &'a mut [SquareSet],
+    checks_reached: &'a mut [SquareSet],
 }
 
 impl Evaluator {
@@ -389,20 +397,25 @@ impl Evaluator {
             }
         }
 
-        let mut act = Activity {
-            attacks: [SquareSet::EMPTY; 2],
-            royal_attacks: [SquareSet::EMPTY; 2],
-            hits: [0; 2],
-            by_lesser: [SquareSet::EMPTY; 2],
-            attacker_danger: [0; 2],
-            check_squares: [[SquareSet::EMPTY; MAX_PIECE_TYPES]; 2],
-            checks_reached: [[SquareSet::EMPTY; MAX_PIECE_TYPES]; 2],
-        };
-        self.activity(pos, &mut act, &mut mg, &mut eg, tr);
-        self.threats(pos, &act, &mut mg, &mut eg, tr);
-        for c in Color::BOTH {
-            self.king_danger(pos, c, &act, &mut mg, &mut eg, tr);
-        }
+        TYPE_SETS.with_borrow_mut(|sets| {
+            sets.clear();
+            sets.resize(4 * n, SquareSet::EMPTY);
+            let (check_squares, checks_reached) = sets.split_at_mut(2 * n);
+            let mut act = Activity {
+                attacks: [SquareSet::EMPTY; 2],
+                royal_attacks: [SquareSet::EMPTY; 2],
+                hits: [0; 2],
+                by_lesser: [SquareSet::EMPTY; 2],
+                attacker_danger: [0; 2],
+                check_squares,
+                checks_reached,
+            };
+            self.activity(pos, &mut act, &mut mg, &mut eg, tr);
+            self.threats(pos, &act, &mut mg, &mut eg, tr);
+            for c in Color::BOTH {
+                self.king_danger(pos, c, &act, &mut mg, &mut eg, tr);
+            }
+        });
         let scale = self.eg_scale(&material, &eg);
         tr.taper(phase, scale);
         let score = taper(&mg, &eg, phase, scale, stm);
@@ -553,7 +566,9 @@ impl Evaluator {
         if self.checks {
             for c in Color::BOTH {
                 if let Some(k) = royal_sq[c.flip() as usize] {
-                    self.check_squares(pos, c, k, &occ, &mut act.check_squares[c as usize]);
+                    let ci = c as usize;
+                    let out = &mut act.check_squares[ci * n..(ci + 1) * n];
+                    self.check_squares(pos, c, k, &occ, out);
                 }
             }
         }
@@ -577,7 +592,7 @@ impl Evaluator {
                     }
                     continue;
                 }
-                let check_squares = act.check_squares[ci][t];
+                let check_squares = act.check_squares[ci * n + t];
                 // Enemy pieces worth more than this type.
                 let mut bigger = SquareSet::EMPTY;
                 let mut types = self.more_valuable[t];
@@ -604,7 +619,7 @@ impl Evaluator {
                         tr.danger(them, piece_slot(t, PieceTerm::Attacker), 1.0);
                     }
                     if reached.intersects(&check_squares) {
-                        act.checks_reached[ci][t] |= reached.and(&check_squares);
+                        act.checks_reached[ci * n + t] |= reached.and(&check_squares);
                     }
                     if let Some(k) = enemy_royal {
                         let d = self.basis.distance(sq, k);
@@ -630,7 +645,7 @@ impl Evaluator {
         c: Color,
         k: Square,
         occ: &SquareSet,
-        out: &mut [SquareSet; MAX_PIECE_TYPES],
+        out: &mut [SquareSet],
     ) {
         let tables = &self.rules.tables;
         let own = pos.pieces(c);
@@ -767,7 +782,7 @@ impl Evaluator {
             // Safe: not attacked by the defender (its royal piece included).
             let safe = g.all().minus(&act.attacks[ci].or(&act.royal_attacks[ci]));
             for t in 0..n {
-                if act.checks_reached[ti][t].intersects(&safe) {
+                if act.checks_reached[ti * n + t].intersects(&safe) {
                     danger += self.danger[t].check;
                     tr.danger(c, piece_slot(t, PieceTerm::Check), 1.0);
                 }
@@ -780,7 +795,10 @@ impl Evaluator {
                         continue;
                     }
                     let squares = self.drop_targets(pos, them, t as PieceType, &empty);
-                    if squares.and(&act.check_squares[ti][t]).intersects(&safe) {
+                    if squares
+                        .and(&act.check_squares[ti * n + t])
+                        .intersects(&safe)
+                    {
                         danger += self.danger[t].drop_check;
                         tr.danger(c, piece_slot(t, PieceTerm::DropCheck), 1.0);
                     }
