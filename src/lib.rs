@@ -8,8 +8,8 @@
 //! types     the shared vocabulary: colours, squares, geometry, square sets, pieces, moves
 //! xbetza    XBetza piece notation → move rules
 //! variant   variant files → Variant (keys, inheritance, pieces); the set of loaded variants
-//! board     Variant → Ruleset (move tables, attack and check tests, pseudo-legal moves);
-//!           Position with make/unmake, FEN, Zobrist keys
+//! board     Variant → Ruleset (move tables and the walker over their targets, attack and
+//!           check tests, pseudo-legal moves); Position with make/unmake, FEN, Zobrist keys
 //! movegen   legality, legal move lists, results that leave no move, notation, perft
 //! rules     game end: mate and stalemate values, repetition, n-move rule
 //! eval      evaluation driven by the variant's rules

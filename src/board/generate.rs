@@ -1,8 +1,9 @@
-//! Pseudo-legal move generation: walks the compiled step tables, applies promotion,
-//! drop, castling, gating and en passant rules of the variant.
+//! Pseudo-legal move generation: walks the compiled steps (walk.rs), applies promotion,
+//! castling, gating and en passant rules of the variant. Drops are in `drops.rs`.
 
 use super::Ruleset;
-use super::tables::{M_CAPTURE, M_DESTROY, M_EP, M_MOVE, M_TAME, MultiPattern, StepKind};
+use super::tables::MultiPattern;
+use super::walk::{MultiLeg, StepMode, Target, Visit};
 use crate::board::Position;
 use crate::types::{Color, Move, MoveKind, MoveList, Piece, PieceType, Square, SquareSet};
 use crate::xbetza::Mode;
@@ -36,202 +37,21 @@ impl Ruleset {
         list: &mut MoveList,
         captures_only: bool,
     ) {
-        let pc = pos.piece_at(from);
-        let kind = pc.kind();
-        let t = &self.tables;
-        let royal = self.royal_types;
-        let ep = pos.state().ep_squares;
+        let kind = pos.piece_at(from).kind();
         let start_len = list.len();
-        for step in t.steps_of(us, kind, from) {
-            match step.kind {
-                StepKind::Leap => {
-                    let to = t.squares[step.start as usize];
-                    if step.block_len > 0 {
-                        let blocks = t.ray(step.block_start, step.block_len as u16);
-                        let ok = if step.must_jump {
-                            blocks.iter().all(|&b| pos.piece_at(b).is_some())
-                        } else {
-                            blocks.iter().all(|&b| pos.piece_at(b).is_none())
-                        };
-                        if !ok {
-                            continue;
-                        }
-                    }
-                    self.target(
-                        pos,
-                        us,
-                        kind,
-                        from,
-                        to,
-                        step.mode,
-                        royal,
-                        ep,
-                        list,
-                        captures_only,
-                    );
-                }
-                StepKind::Slide => {
-                    for &to in t.ray(step.start, step.len) {
-                        if !self.target(
-                            pos,
-                            us,
-                            kind,
-                            from,
-                            to,
-                            step.mode,
-                            royal,
-                            ep,
-                            list,
-                            captures_only,
-                        ) {
-                            break;
-                        }
-                    }
-                }
-                StepKind::Hop => {
-                    let mut screen = false;
-                    let mut after = 0u8;
-                    for &to in t.ray(step.start, step.len) {
-                        if !screen {
-                            if pos.piece_at(to).is_some() {
-                                screen = true;
-                            }
-                            continue;
-                        }
-                        after += 1;
-                        if !self.target(
-                            pos,
-                            us,
-                            kind,
-                            from,
-                            to,
-                            step.mode,
-                            royal,
-                            ep,
-                            list,
-                            captures_only,
-                        ) {
-                            break;
-                        }
-                        if step.hop_after != 0 && after >= step.hop_after {
-                            break;
-                        }
-                    }
-                }
-                StepKind::Multi => {
-                    let pat = &t.multi[step.multi as usize];
-                    self.multi_moves(pos, us, kind, from, pat, list, captures_only);
-                }
-            }
-        }
-        if (self.multi_leg_types | t.overlapping[us as usize]) & 1u64 << kind != 0 {
-            dedupe_from(list, start_len);
-        }
-    }
-
-    /// Handle one target square of a step. Returns false when the square is occupied
-    /// (the ray ends there).
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn target(
-        &self,
-        pos: &Position,
-        us: Color,
-        kind: PieceType,
-        from: Square,
-        to: Square,
-        mode: u8,
-        royal: u64,
-        ep: SquareSet,
-        list: &mut MoveList,
-        captures_only: bool,
-    ) -> bool {
-        let p = pos.piece_at(to);
-        if p.is_none() {
-            if mode & M_MOVE != 0 && !captures_only {
-                self.add_move(pos, us, kind, from, to, false, Move::NONE, list);
-            } else if mode & M_EP != 0 && ep.contains(to) {
-                self.add_gated(pos, us, Move::en_passant(from, to), list);
-            }
-            return true;
-        }
-        if p.color() != us {
-            if mode & M_CAPTURE != 0 && !(mode & M_TAME != 0 && royal & 1u64 << p.kind() != 0) {
-                self.add_move(pos, us, kind, from, to, true, Move::NONE, list);
-            }
-        } else if mode & M_DESTROY != 0 {
-            self.add_move(pos, us, kind, from, to, true, Move::NONE, list);
-        }
-        false
-    }
-
-    /// Add the move(s) of a piece from `from` to `to`: promotions as the variant
-    /// allows or demands, the plain move, gating. `extra` carries multi-leg squares.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn add_move(
-        &self,
-        pos: &Position,
-        us: Color,
-        kind: PieceType,
-        from: Square,
-        to: Square,
-        capture: bool,
-        extra: Move,
-        list: &mut MoveList,
-    ) {
-        let v = &self.variant;
-        let c = us as usize;
-        if let Some(r) = &v.mobility_region[c][kind as usize]
-            && !r.contains(to)
-        {
-            return;
-        }
-        let zone = &v.promotion_region[c];
-        let pawn_slot = Some(kind) == self.pawn_type;
-        let pawnlike = pawn_slot || v.promotion_pawn_types[c] & 1u64 << kind != 0;
-        let mut normal_ok = true;
-        let with_extra = |m: Move| Move(m.0 | extra.0);
-        let limit_ok = |p: PieceType| {
-            let lim = v.promotion_limit[p as usize];
-            lim == 0 || pos.count(us, p) < lim
+        let mut piece = PieceMoves {
+            rules: self,
+            pos,
+            us,
+            kind,
+            from,
+            ep: pos.state().ep_squares,
+            captures_only,
+            list,
         };
-        let promoted = v.promoted_piece_type[kind as usize].filter(|&p| limit_ok(p));
-        if pawnlike && zone.contains(to) {
-            let mut ps = v.promotion_piece_types[c];
-            while ps != 0 {
-                let p = 63 - ps.leading_zeros() as PieceType;
-                ps &= !(1u64 << p);
-                if limit_ok(p) {
-                    self.add_gated(pos, us, with_extra(Move::promotion(from, to, p)), list);
-                }
-            }
-            if pawn_slot && promoted.is_some() && (capture || !v.piece_promotion_on_capture) {
-                list.push(with_extra(Move::piece_promotion(from, to)));
-            }
-            if v.mandatory_pawn_promotion {
-                normal_ok = false;
-            }
-        }
-        if !pawn_slot && promoted.is_some() {
-            let in_zone = zone.contains(from) || zone.contains(to);
-            let on_capture_only = v.piece_promotion_on_capture && !capture;
-            if in_zone && !on_capture_only {
-                list.push(with_extra(Move::piece_promotion(from, to)));
-            }
-            if v.mandatory_piece_promotion && in_zone && !on_capture_only {
-                normal_ok = false;
-            }
-        }
-        if normal_ok {
-            if v.immobility_illegal && self.tables.immobile[c][kind as usize].contains(to) {
-                return;
-            }
-            let m = with_extra(if from == to && !extra.has_extra() {
-                Move::pass(from)
-            } else {
-                Move::normal(from, to)
-            });
-            self.add_gated(pos, us, m, list);
+        self.walk(us, kind, from, pos, &mut piece);
+        if (self.multi_leg_types | self.tables.overlapping[us as usize]) & 1u64 << kind != 0 {
+            dedupe_from(list, start_len);
         }
     }
 
@@ -256,75 +76,6 @@ impl Ruleset {
             for t in 0..v.num_types() as PieceType {
                 if pos.hand(us, t) > 0 && self.drop_allowed(pos, us, t, m.to(), true) {
                     list.push(m.with_gate(t, true));
-                }
-            }
-        }
-    }
-
-    /// May a piece of type `t` be dropped (or gated) on `sq`, by the drop-region rules
-    /// (emptiness aside)?
-    pub(crate) fn drop_allowed(
-        &self,
-        pos: &Position,
-        us: Color,
-        t: PieceType,
-        sq: Square,
-        gating: bool,
-    ) -> bool {
-        let v = &self.variant;
-        let c = us as usize;
-        if !v.drop_region[c].contains(sq) {
-            return false;
-        }
-        if let Some(r) = &v.mobility_region[c][t as usize]
-            && !r.contains(sq)
-        {
-            return false;
-        }
-        if Some(t) == self.pawn_type {
-            if !v.promotion_zone_pawn_drops && v.promotion_region[c].contains(sq) {
-                return false;
-            }
-            if !v.first_rank_pawn_drops && v.geometry.relative_rank(sq, us == Color::White) == 0 {
-                return false;
-            }
-        }
-        if v.drop_no_doubled == Some(t) {
-            let g = v.geometry;
-            let file = g.file_set(g.file(sq));
-            if pos.pieces_of(us, t).and(&file).count() >= v.drop_no_doubled_count {
-                return false;
-            }
-        }
-        if !gating && v.immobility_illegal && self.tables.immobile[c][t as usize].contains(sq) {
-            return false;
-        }
-        true
-    }
-
-    fn drops(&self, pos: &Position, us: Color, list: &mut MoveList) {
-        let v = &self.variant;
-        let empty = v.geometry.all().minus(&pos.occupied());
-        for t in 0..v.num_types() as PieceType {
-            if pos.hand(us, t) == 0 {
-                continue;
-            }
-            let promoted = if v.drop_promoted {
-                v.promoted_piece_type[t as usize]
-            } else {
-                None
-            };
-            for sq in empty.iter() {
-                if self.drop_allowed(pos, us, t, sq, false) {
-                    list.push(Move::drop(t, sq));
-                }
-                if let Some(p) = promoted
-                    && (self.drop_allowed(pos, us, p, sq, false)
-                        || (v.drop_region[us as usize].contains(sq)
-                            && !(v.immobility_illegal
-                                && self.tables.immobile[us as usize][p as usize].contains(sq))))
-                {
-                    list.push(Move::promoted_drop(t, sq));
                 }
             }
         }
@@ -363,58 +114,145 @@ impl Ruleset {
             self.add_gated(pos, us, Move::castling(king, rook), list);
         }
     }
-
-    /// Moves of a multi-leg component, interpreted leg by leg.
-    #[allow(clippy::too_many_arguments)]
-    fn multi_moves(
-        &self,
-        pos: &Position,
-        us: Color,
-        kind: PieceType,
-        from: Square,
-        pat: &MultiPattern,
-        list: &mut MoveList,
-        captures_only: bool,
-    ) {
-        let mut walker = Walker {
-            rules: self,
-            pos,
-            us,
-            kind,
-            from,
-            pat,
-            // Only the first `n_captured` entries are meaningful.
-            captured: [0; 4],
-            n_captured: 0,
-            list,
-            captures_only,
-        };
-        walker.leg(0, from, 0, 0);
-    }
 }
 
-/// State of the multi-leg interpreter.
-struct Walker<'a> {
+/// The generation of one piece's moves: the position, the mover and the list it fills.
+struct PieceMoves<'a> {
     rules: &'a Ruleset,
     pos: &'a Position,
     us: Color,
     kind: PieceType,
     from: Square,
-    pat: &'a MultiPattern,
-    captured: [Square; 4],
-    n_captured: usize,
-    list: &'a mut MoveList,
+    /// En passant squares of the position.
+    ep: SquareSet,
     captures_only: bool,
+    list: &'a mut MoveList,
 }
 
-impl Walker<'_> {
+impl<'a> Visit<'a> for PieceMoves<'a> {
+    /// The move(s), if any, of a step's target square.
+    #[inline(always)]
+    fn target(&mut self, t: Target) {
+        let (to, mode) = (t.to, t.mode);
+        if !t.occupied {
+            if mode.contains(StepMode::MOVE) && !self.captures_only {
+                self.add_move(to, false, Move::NONE);
+            } else if mode.contains(StepMode::EN_PASSANT) && self.ep.contains(to) {
+                let m = Move::en_passant(self.from, to);
+                self.rules.add_gated(self.pos, self.us, m, self.list);
+            }
+            return;
+        }
+        let p = self.pos.piece_at(to);
+        if p.color() != self.us {
+            let royal = self.rules.royal_types & 1u64 << p.kind() != 0;
+            if mode.contains(StepMode::CAPTURE) && !(mode.contains(StepMode::TAME) && royal) {
+                self.add_move(to, true, Move::NONE);
+            }
+        } else if mode.contains(StepMode::DESTROY) {
+            self.add_move(to, true, Move::NONE);
+        }
+    }
+
+    #[inline(always)]
+    fn multi(&mut self, leg: MultiLeg<'a>, _: StepMode) {
+        self.multi_moves(leg.0);
+    }
+}
+
+impl PieceMoves<'_> {
+    /// Add the move(s) of the piece to `to`: promotions as the variant allows or
+    /// demands, the plain move, gating. `extra` carries multi-leg squares.
+    #[inline]
+    fn add_move(&mut self, to: Square, capture: bool, extra: Move) {
+        let (rules, pos, us, kind, from) = (self.rules, self.pos, self.us, self.kind, self.from);
+        let list = &mut *self.list;
+        let v = &rules.variant;
+        let c = us as usize;
+        if let Some(r) = &v.mobility_region[c][kind as usize]
+            && !r.contains(to)
+        {
+            return;
+        }
+        let zone = &v.promotion_region[c];
+        let pawn_slot = Some(kind) == rules.pawn_type;
+        let pawnlike = pawn_slot || v.promotion_pawn_types[c] & 1u64 << kind != 0;
+        let mut normal_ok = true;
+        let with_extra = |m: Move| Move(m.0 | extra.0);
+        let limit_ok = |p: PieceType| {
+            let lim = v.promotion_limit[p as usize];
+            lim == 0 || pos.count(us, p) < lim
+        };
+        let promoted = v.promoted_piece_type[kind as usize].filter(|&p| limit_ok(p));
+        if pawnlike && zone.contains(to) {
+            let mut ps = v.promotion_piece_types[c];
+            while ps != 0 {
+                let p = 63 - ps.leading_zeros() as PieceType;
+                ps &= !(1u64 << p);
+                if limit_ok(p) {
+                    rules.add_gated(pos, us, with_extra(Move::promotion(from, to, p)), list);
+                }
+            }
+            if pawn_slot && promoted.is_some() && (capture || !v.piece_promotion_on_capture) {
+                list.push(with_extra(Move::piece_promotion(from, to)));
+            }
+            if v.mandatory_pawn_promotion {
+                normal_ok = false;
+            }
+        }
+        if !pawn_slot && promoted.is_some() {
+            let in_zone = zone.contains(from) || zone.contains(to);
+            let on_capture_only = v.piece_promotion_on_capture && !capture;
+            if in_zone && !on_capture_only {
+                list.push(with_extra(Move::piece_promotion(from, to)));
+            }
+            if v.mandatory_piece_promotion && in_zone && !on_capture_only {
+                normal_ok = false;
+            }
+        }
+        if normal_ok {
+            if v.immobility_illegal && rules.tables.immobile[c][kind as usize].contains(to) {
+                return;
+            }
+            let m = with_extra(if from == to && !extra.has_extra() {
+                Move::pass(from)
+            } else {
+                Move::normal(from, to)
+            });
+            rules.add_gated(pos, us, m, list);
+        }
+    }
+
+    /// Moves of a multi-leg component, interpreted leg by leg.
+    fn multi_moves(&mut self, pattern: &MultiPattern) {
+        let from = self.from;
+        let mut walk = MultiLegWalk {
+            piece: self,
+            pattern,
+            // Only the first `n_captured` entries are meaningful.
+            captured: [0; 4],
+            n_captured: 0,
+        };
+        walk.leg(0, from, 0, 0);
+    }
+}
+
+/// State of the multi-leg interpreter.
+struct MultiLegWalk<'g, 'a> {
+    piece: &'g mut PieceMoves<'a>,
+    pattern: &'g MultiPattern,
+    captured: [Square; 4],
+    n_captured: usize,
+}
+
+impl MultiLegWalk<'_, '_> {
     /// What stands on `sq` at this point of the move (the mover left its square,
     /// locust victims are gone).
     fn occupant(&self, sq: Square) -> Piece {
-        if sq == self.from || self.captured[..self.n_captured].contains(&sq) {
+        if sq == self.piece.from || self.captured[..self.n_captured].contains(&sq) {
             Piece::NONE
         } else {
-            self.pos.piece_at(sq)
+            self.piece.pos.piece_at(sq)
         }
     }
 
@@ -427,22 +265,20 @@ impl Walker<'_> {
             extra = extra.with_extra(sq, true);
         }
         let any = capture || self.n_captured > 0;
-        if self.captures_only && !any {
+        if self.piece.captures_only && !any {
             return;
         }
-        self.rules.add_move(
-            self.pos, self.us, self.kind, self.from, to, any, extra, self.list,
-        );
+        self.piece.add_move(to, any, extra);
     }
 
     fn leg(&mut self, index: usize, at: Square, prev_dir: u8, prev_len: usize) {
-        let comp = &self.pat.component;
+        let comp = &self.pattern.component;
         let leg = &comp.legs[index];
         let last = index + 1 == comp.legs.len();
-        let g = self.rules.variant.geometry;
-        let sign = self.pat.sign;
+        let g = self.piece.rules.variant.geometry;
+        let sign = self.pattern.sign;
         let cyl = leg.mode.contains(Mode::CYLINDER);
-        let royal = self.rules.royal_types;
+        let royal = self.piece.rules.royal_types;
         for &d in &leg.directions {
             let dir = if index == 0 { d } else { (prev_dir + d) % 8 };
             let (x, y) = comp.atom.vector(dir);
@@ -494,7 +330,7 @@ impl Walker<'_> {
                         }
                         continue;
                     }
-                    let own = p.color() == self.us;
+                    let own = p.color() == self.piece.us;
                     let tame_block = mode.contains(Mode::TAME) && royal & 1u64 << p.kind() != 0;
                     if (!own && mode.contains(Mode::CAPTURE) && !tame_block)
                         || (own && mode.contains(Mode::DESTROY))
@@ -510,7 +346,7 @@ impl Walker<'_> {
                     }
                     continue;
                 }
-                let own = p.color() == self.us;
+                let own = p.color() == self.piece.us;
                 let hop = mode.intersects(Mode::HOP | Mode::GRASSHOP)
                     && (!mode.contains(Mode::TAME) || own);
                 let capture =

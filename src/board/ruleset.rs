@@ -3,8 +3,10 @@
 //! passant squares, the n-move rule's reversible moves). Positions share it through an
 //! `Arc`.
 
+use super::drops::DropSquares;
 use super::position::Board;
 use super::tables::{self, Tables};
+use super::walk::StepMode;
 use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
 use crate::variant::Variant;
 use crate::xbetza::{AtomShape, Range};
@@ -14,7 +16,9 @@ use std::sync::Arc;
 /// once. Positions share it through an `Arc`.
 pub struct Ruleset {
     pub variant: Arc<Variant>,
-    pub tables: Tables,
+    pub(super) tables: Tables,
+    /// Where each type may be dropped, before occupancy.
+    pub(super) drop_squares: DropSquares,
     pub royal_types: TypeSet,
     pub pawn_type: Option<PieceType>,
     /// True when a fast pin-based legality test is valid for this variant.
@@ -65,9 +69,11 @@ impl Ruleset {
             && tables.complex_attackers == [0, 0]
             && !variant.pass_on_stalemate[0]
             && !variant.pass_on_stalemate[1];
+        let drop_squares = DropSquares::new(&variant, &tables, pawn_type);
         Arc::new(Ruleset {
             variant,
             tables,
+            drop_squares,
             royal_types,
             pawn_type,
             simple_legality,
@@ -128,11 +134,8 @@ impl Ruleset {
     /// Whether the type's move to `to` from `from` could be reversed by the same piece
     /// (Fairy-Stockfish: n-move-rule types reset the counter unless the move is reversible).
     pub fn is_reversible(&self, us: Color, kind: PieceType, to: Square, from: Square) -> bool {
-        self.tables.steps_of(us, kind, to).iter().any(|s| {
-            s.mode & tables::M_MOVE != 0
-                && s.kind != tables::StepKind::Multi
-                && self.tables.ray(s.start, s.len).contains(&from)
-        })
+        self.steps(us, kind, to)
+            .any(|s| s.mode().contains(StepMode::MOVE) && s.reach().contains(&from))
     }
 
     /// After a piece moved from `from` to `to`: set the en passant squares if it made a
@@ -186,11 +189,10 @@ impl Ruleset {
         }
         // Other pieces: a move only their initial moves allow passes squares that
         // become en passant squares.
-        let normal = self.tables.steps_of(us, kind, from).iter().any(|s| {
-            s.kind != tables::StepKind::Multi
-                && s.mode & tables::M_MOVE != 0
-                && s.mode & tables::M_INITIAL == 0
-                && self.tables.ray(s.start, s.len).contains(&to)
+        let normal = self.steps(us, kind, from).any(|s| {
+            s.mode().contains(StepMode::MOVE)
+                && !s.mode().contains(StepMode::INITIAL)
+                && s.reach().contains(&to)
         });
         if normal || !self.initial_reach(us, kind, from, to) {
             return;

@@ -5,13 +5,65 @@ use crate::types::{Color, Geometry, PieceType, Square, SquareSet, TypeSet};
 use crate::variant::Variant;
 use crate::xbetza::{self, AtomShape, Component, Dialect, Mode, Range};
 
-pub const M_MOVE: u8 = 1;
-pub const M_CAPTURE: u8 = 2;
-pub const M_DESTROY: u8 = 4;
-pub const M_EP: u8 = 8;
-pub const M_TAME: u8 = 16;
-/// The step comes from an initial (`i`) component.
-pub const M_INITIAL: u8 = 32;
+/// What a step may do on its target squares: a set of flags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepMode(u8);
+
+impl StepMode {
+    pub const NONE: StepMode = StepMode(0);
+    /// Move to an empty square.
+    pub const MOVE: StepMode = StepMode(1);
+    /// Capture an enemy piece.
+    pub const CAPTURE: StepMode = StepMode(2);
+    /// Capture an own piece.
+    pub const DESTROY: StepMode = StepMode(4);
+    /// Capture en passant on an empty square the position names.
+    pub const EN_PASSANT: StepMode = StepMode(8);
+    /// Captures no royal piece.
+    pub const TAME: StepMode = StepMode(16);
+    /// The step comes from an initial (`i`) component.
+    pub const INITIAL: StepMode = StepMode(32);
+
+    /// Every flag of `other` is set.
+    #[inline]
+    pub const fn contains(self, other: StepMode) -> bool {
+        self.0 & other.0 == other.0
+    }
+    /// Some flag of `other` is set.
+    #[inline]
+    pub const fn intersects(self, other: StepMode) -> bool {
+        self.0 & other.0 != 0
+    }
+    /// The flags of the XBetza leg mode that the step tables keep.
+    fn of_leg(m: Mode) -> StepMode {
+        let pairs = [
+            (Mode::MOVE, StepMode::MOVE),
+            (Mode::CAPTURE, StepMode::CAPTURE),
+            (Mode::DESTROY, StepMode::DESTROY),
+            (Mode::EN_PASSANT, StepMode::EN_PASSANT),
+            (Mode::TAME, StepMode::TAME),
+        ];
+        pairs
+            .iter()
+            .filter(|(leg, _)| m.contains(*leg))
+            .fold(StepMode::NONE, |acc, &(_, step)| acc | step)
+    }
+}
+
+impl std::ops::BitOr for StepMode {
+    type Output = StepMode;
+    #[inline]
+    fn bitor(self, other: StepMode) -> StepMode {
+        StepMode(self.0 | other.0)
+    }
+}
+
+impl std::ops::BitOrAssign for StepMode {
+    #[inline]
+    fn bitor_assign(&mut self, other: StepMode) {
+        self.0 |= other.0;
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepKind {
@@ -30,7 +82,7 @@ pub enum StepKind {
 #[derive(Clone, Copy, Debug)]
 pub struct Step {
     pub kind: StepKind,
-    pub mode: u8,
+    pub mode: StepMode,
     /// Target squares (ray in order) in `Tables::squares[start..start+len]`.
     pub start: u32,
     pub len: u16,
@@ -191,26 +243,6 @@ fn gated_components(v: &Variant, t: PieceType) -> Vec<Gated> {
     out
 }
 
-fn mode_bits(m: Mode) -> u8 {
-    let mut b = 0;
-    if m.contains(Mode::MOVE) {
-        b |= M_MOVE;
-    }
-    if m.contains(Mode::CAPTURE) {
-        b |= M_CAPTURE;
-    }
-    if m.contains(Mode::DESTROY) {
-        b |= M_DESTROY;
-    }
-    if m.contains(Mode::EN_PASSANT) {
-        b |= M_EP;
-    }
-    if m.contains(Mode::TAME) {
-        b |= M_TAME;
-    }
-    b
-}
-
 /// Intermediate offsets that must be empty for a lame leap of (dx, dy).
 /// `full`: every square of the stepped path (Fairy-Stockfish); otherwise the single
 /// square XBoard tests (halfway, rounding towards the start / the first step).
@@ -290,7 +322,7 @@ impl<'a> Builder<'a> {
     fn compile_single(&mut self, comp: &Component, color: Color, s: Square, steps: &mut Vec<Step>) {
         let leg = &comp.legs[0];
         let sign = if color == Color::White { 1 } else { -1 };
-        let mode = mode_bits(leg.mode);
+        let mode = StepMode::of_leg(leg.mode);
         let cyl = leg.mode.contains(Mode::CYLINDER);
         let hop = leg.mode.intersects(Mode::HOP | Mode::GRASSHOP);
         let unit = comp.atom.long == 1 && comp.atom.shape != AtomShape::Oblique;
@@ -518,7 +550,7 @@ pub fn build(v: &Variant) -> Tables {
                     if let Some(id) = mid {
                         steps.push(Step {
                             kind: StepKind::Multi,
-                            mode: mode_bits(gc.component.final_leg().mode),
+                            mode: StepMode::of_leg(gc.component.final_leg().mode),
                             start: 0,
                             len: 0,
                             block_start: 0,
@@ -532,7 +564,7 @@ pub fn build(v: &Variant) -> Tables {
                     }
                     if gc.component.initial {
                         for st in &mut steps[first..] {
-                            st.mode |= M_INITIAL;
+                            st.mode |= StepMode::INITIAL;
                         }
                     }
                 }
@@ -541,16 +573,16 @@ pub fn build(v: &Variant) -> Tables {
                 if ep_capable {
                     let quiet: Vec<Square> = steps
                         .iter()
-                        .filter(|st| st.mode & M_MOVE != 0 && st.kind != StepKind::Multi)
+                        .filter(|st| st.mode.contains(StepMode::MOVE) && st.kind != StepKind::Multi)
                         .flat_map(|st| b.t.ray(st.start, st.len).first().copied())
                         .collect();
                     for st in steps.iter_mut() {
                         if st.kind == StepKind::Leap
-                            && st.mode & M_CAPTURE != 0
-                            && st.mode & M_MOVE == 0
+                            && st.mode.contains(StepMode::CAPTURE)
+                            && !st.mode.contains(StepMode::MOVE)
                             && !quiet.contains(&b.t.squares[st.start as usize])
                         {
-                            st.mode |= M_EP;
+                            st.mode |= StepMode::EN_PASSANT;
                         }
                     }
                 }

@@ -6,8 +6,7 @@
 //! drawn material recognised, and the mobility a piece typically has.
 
 use super::values;
-use crate::board::tables::StepKind;
-use crate::board::{Position, Ruleset};
+use crate::board::{Position, Ruleset, StepKind, StepMode};
 use crate::types::{Color, PieceType, Square, SquareSet};
 use std::sync::Arc;
 
@@ -105,12 +104,10 @@ impl Basis {
                 .iter()
                 .map(|&s| {
                     rules
-                        .tables
-                        .steps_of(Color::White, tt, s)
-                        .iter()
+                        .steps(Color::White, tt, s)
                         .map(|st| {
-                            if st.kind == StepKind::Slide {
-                                st.len as f64
+                            if st.kind() == StepKind::Slide {
+                                st.reach().len() as f64
                             } else {
                                 1.0
                             }
@@ -163,7 +160,7 @@ impl Basis {
                         }
                     }
                     if v.immobility_illegal {
-                        set = set.minus(&rules.tables.immobile[ci][t]);
+                        set = set.minus(&rules.immobile_squares(c, t as PieceType));
                     }
                     set.and(&g.all())
                 })
@@ -173,10 +170,8 @@ impl Basis {
         let has_pawn_files = rules.pawn_type.is_some_and(|p| {
             !v.promotion_region[0].is_empty()
                 && rules
-                    .tables
-                    .steps_of(Color::White, p, g.square(g.files / 2, 1))
-                    .iter()
-                    .any(|st| st.mode & crate::board::tables::M_MOVE != 0)
+                    .steps(Color::White, p, g.square(g.files / 2, 1))
+                    .any(|st| st.mode().contains(StepMode::MOVE))
         });
 
         Basis {

@@ -19,8 +19,7 @@ pub mod trace;
 pub mod tune;
 pub mod values;
 
-use crate::board::tables::{M_CAPTURE, M_MOVE, ProbeKind, StepKind, Tables};
-use crate::board::{Position, Ruleset};
+use crate::board::{MultiLeg, Position, ProbeKind, Ruleset, StepKind, StepMode, Target, Visit};
 use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
 use crate::variant::GameValue;
 use crate::variant::weights::{GlobalTerm, PieceTerm};
@@ -448,12 +447,11 @@ impl Evaluator {
             enemy_front[f] = enemy_front[f].max(g.relative_rank(e, white) as i32);
         }
         // Squares our pawns protect.
-        let tables = &self.rules.tables;
         let mut protected = SquareSet::EMPTY;
         for s in ours.iter() {
-            for step in tables.steps_of(c, p, s) {
-                if step.kind == StepKind::Leap && step.mode & M_CAPTURE != 0 {
-                    protected.insert(tables.squares[step.start as usize]);
+            for step in self.rules.steps(c, p, s) {
+                if step.kind() == StepKind::Leap && step.mode().contains(StepMode::CAPTURE) {
+                    protected.insert(step.reach()[0]);
                 }
             }
         }
@@ -557,7 +555,7 @@ impl Evaluator {
         tr: &mut T,
     ) {
         let n = self.n;
-        let tables = &self.rules.tables;
+        let rules = &*self.rules;
         let royal_sq = [
             pos.royals(Color::White).first(),
             pos.royals(Color::Black).first(),
@@ -585,9 +583,9 @@ impl Evaluator {
                 if set.is_empty() {
                     continue;
                 }
-                if self.rules.royal_types & 1u64 << t != 0 {
+                if rules.royal_types & 1u64 << t != 0 {
                     for sq in set.iter() {
-                        let targets = piece_targets(tables, c, tt, sq, &occ);
+                        let targets = piece_targets(rules, c, tt, sq, &occ);
                         act.royal_attacks[ci] |= targets.captures;
                     }
                     continue;
@@ -604,7 +602,7 @@ impl Evaluator {
                 let [wm, we] = self.mobility[t];
                 let mob_base = self.basis.mob_base[t];
                 for sq in set.iter() {
-                    let targets = piece_targets(tables, c, tt, sq, &occ);
+                    let targets = piece_targets(rules, c, tt, sq, &occ);
                     let reached = targets.moves.minus(&occ).or(&targets.captures.and(&theirs));
                     act.attacks[ci] |= targets.captures;
                     act.by_lesser[ci] |= targets.captures.and(&bigger);
@@ -647,15 +645,14 @@ impl Evaluator {
         occ: &SquareSet,
         out: &mut [SquareSet],
     ) {
-        let tables = &self.rules.tables;
         let own = pos.pieces(c);
-        for p in tables.probes_of(c, k) {
-            let ray = tables.ray(p.start, p.len);
+        for p in self.rules.probes(c, k) {
+            let ray = p.ray();
             let mut found = SquareSet::EMPTY;
-            match p.kind {
+            match p.kind() {
                 ProbeKind::Leap => {
-                    let blocks = tables.ray(p.block_start, p.block_len as u16);
-                    let open = if p.must_jump {
+                    let blocks = p.blocks();
+                    let open = if p.must_jump() {
                         blocks.iter().all(|&b| occ.contains(b))
                     } else {
                         blocks.iter().all(|&b| !occ.contains(b))
@@ -697,14 +694,14 @@ impl Evaluator {
                     }
                 }
             }
-            if p.from_region != 0 {
-                found = found.and(&tables.regions[p.from_region as usize - 1]);
+            if let Some(region) = p.from_region() {
+                found = found.and(region);
             }
             found = found.minus(&own);
             if found.is_empty() {
                 continue;
             }
-            let mut types = p.types & !self.rules.royal_types;
+            let mut types = p.types() & !self.rules.royal_types;
             while types != 0 {
                 let t = types.trailing_zeros() as usize;
                 types &= types - 1;
@@ -903,12 +900,12 @@ pub struct Targets {
     pub multi: i32,
 }
 
-/// The targets of a piece of type `t` of colour `c` on `sq`, walking its compiled
-/// steps: a sliding ray ends at its first occupied square (included), a hopper's
-/// targets lie beyond its screen.
+/// The targets of a piece of type `t` of colour `c` on `sq`, walking it over the
+/// occupancy: a sliding ray ends at its first occupied square (included), a
+/// hopper's targets lie beyond its screen.
 #[inline(always)]
 pub fn piece_targets(
-    tables: &Tables,
+    rules: &Ruleset,
     c: Color,
     t: PieceType,
     sq: Square,
@@ -919,64 +916,26 @@ pub fn piece_targets(
         captures: SquareSet::EMPTY,
         multi: 0,
     };
-    for step in tables.steps_of(c, t, sq) {
-        let mut found = SquareSet::EMPTY;
-        match step.kind {
-            StepKind::Leap => {
-                if step.block_len > 0 {
-                    let blocks = tables.ray(step.block_start, step.block_len as u16);
-                    let open = if step.must_jump {
-                        blocks.iter().all(|&b| occ.contains(b))
-                    } else {
-                        blocks.iter().all(|&b| !occ.contains(b))
-                    };
-                    if !open {
-                        continue;
-                    }
-                }
-                let to = tables.squares[step.start as usize];
-                if step.mode & M_MOVE != 0 {
-                    out.moves.insert(to);
-                }
-                if step.mode & M_CAPTURE != 0 {
-                    out.captures.insert(to);
-                }
-                continue;
-            }
-            StepKind::Slide => {
-                for &to in tables.ray(step.start, step.len) {
-                    found.insert(to);
-                    if occ.contains(to) {
-                        break;
-                    }
-                }
-            }
-            StepKind::Hop => {
-                let mut screen = false;
-                for &to in tables.ray(step.start, step.len) {
-                    if !screen {
-                        screen = occ.contains(to);
-                        continue;
-                    }
-                    found.insert(to);
-                    if occ.contains(to) || step.hop_after != 0 {
-                        break;
-                    }
-                }
-            }
-            StepKind::Multi => {
-                out.multi += 1;
-                continue;
-            }
+    rules.walk(c, t, sq, occ, &mut out);
+    out
+}
+
+impl Visit<'_> for Targets {
+    #[inline(always)]
+    fn target(&mut self, target: Target) {
+        if target.mode.contains(StepMode::MOVE) {
+            self.moves.insert(target.to);
         }
-        if step.mode & M_MOVE != 0 {
-            out.moves |= found;
-        }
-        if step.mode & M_CAPTURE != 0 {
-            out.captures |= found;
+        if target.mode.contains(StepMode::CAPTURE) {
+            self.captures.insert(target.to);
         }
     }
-    out
+
+    /// A multi-leg component counts as one target.
+    #[inline(always)]
+    fn multi(&mut self, _: MultiLeg<'_>, _: StepMode) {
+        self.multi += 1;
+    }
 }
 
 #[cfg(test)]

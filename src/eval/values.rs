@@ -2,8 +2,7 @@
 //! from the piece's compiled moves on an empty board (how many squares it reaches,
 //! how far, in which directions), its royal status and what it promotes to.
 
-use crate::board::Ruleset;
-use crate::board::tables::{M_CAPTURE, M_MOVE, StepKind};
+use crate::board::{Ruleset, StepKind, StepMode};
 use crate::types::{Color, PieceType, Square};
 
 /// What the empty-board walk of one piece type found.
@@ -27,7 +26,9 @@ const RAY_DECAY: f64 = 0.84;
 
 /// The weighted number of squares a piece of type `t` reaches from `sq` on an empty
 /// board, and how many of those lie ahead / behind. Quiet-only and capture-only
-/// targets count half each.
+/// targets count half each. Reads each step's reach (every square it may go to on
+/// some board), not the walk over an occupancy: a hopper has no target on an empty
+/// board, and counts part of its ray instead.
 pub fn empty_board_targets(rules: &Ruleset, t: PieceType, sq: Square) -> (f64, f64, f64) {
     let v = &rules.variant;
     let g = v.geometry;
@@ -46,14 +47,14 @@ pub fn empty_board_targets(rules: &Ruleset, t: PieceType, sq: Square) -> (f64, f
             behind += w;
         }
     };
-    for step in rules.tables.steps_of(Color::White, t, sq) {
-        let mode_w = (if step.mode & M_MOVE != 0 { 0.5 } else { 0.0 })
-            + if step.mode & M_CAPTURE != 0 { 0.5 } else { 0.0 };
-        match step.kind {
-            StepKind::Leap => add(rules.tables.squares[step.start as usize], mode_w),
+    for step in rules.steps(Color::White, t, sq) {
+        let half = |m: StepMode| if step.mode().contains(m) { 0.5 } else { 0.0 };
+        let mode_w = half(StepMode::MOVE) + half(StepMode::CAPTURE);
+        match step.kind() {
+            StepKind::Leap => add(step.reach()[0], mode_w),
             StepKind::Slide => {
                 let mut w = mode_w;
-                for &to in rules.tables.ray(step.start, step.len) {
+                for &to in step.reach() {
                     add(to, w);
                     w *= RAY_DECAY;
                 }
@@ -61,7 +62,7 @@ pub fn empty_board_targets(rules: &Ruleset, t: PieceType, sq: Square) -> (f64, f
             StepKind::Hop => {
                 // A hopper needs a screen: on a real board roughly every other ray has one.
                 let mut w = mode_w * 0.4;
-                for &to in rules.tables.ray(step.start, step.len).iter().skip(1) {
+                for &to in step.reach().iter().skip(1) {
                     add(to, w);
                     w *= RAY_DECAY;
                 }
@@ -84,7 +85,7 @@ pub fn standing_squares(rules: &Ruleset, t: PieceType) -> Vec<Square> {
                 .as_ref()
                 .is_none_or(|r| r.contains(s))
         })
-        .filter(|&s| !(v.immobility_illegal && rules.tables.immobile[0][t as usize].contains(s)))
+        .filter(|&s| !(v.immobility_illegal && rules.immobile_squares(Color::White, t).contains(s)))
         .collect()
 }
 
@@ -98,9 +99,8 @@ pub fn profile(rules: &Ruleset, t: PieceType) -> MoveProfile {
         sum += m;
         ahead += a;
         behind += b;
-        for step in rules.tables.steps_of(Color::White, t, s) {
-            if step.kind != StepKind::Multi && step.len > 0 {
-                let to = rules.tables.squares[step.start as usize];
+        for step in rules.steps(Color::White, t, s) {
+            if let Some(&to) = step.reach().first() {
                 let parity = |x: Square| ((g.file(x) + g.rank(x)) & 1) as usize;
                 if parity(to) != parity(s) {
                     reach_colours[0] = true;

@@ -4,7 +4,7 @@
 //! non-royal move that neither leaves nor enters a square on a line to the royal
 //! piece cannot expose it.
 
-use crate::board::{Position, Ruleset};
+use crate::board::{Position, ProbeKind, Ruleset};
 use crate::types::{Color, Move, MoveKind, MoveList, PieceType, Square, SquareSet};
 
 /// Facts about a node, computed once and used for every move of that node.
@@ -36,11 +36,9 @@ impl Ruleset {
             _ => return info,
         }
         let king = royals.first().expect("one royal");
-        let t = &self.tables;
-        use crate::board::tables::ProbeKind;
-        for p in t.probes_of(them, king) {
-            let ray = t.ray(p.start, p.len);
-            match p.kind {
+        for p in self.probes(them, king) {
+            let ray = p.ray();
+            match p.kind() {
                 ProbeKind::Slide => {
                     let mut blocker: Option<Square> = None;
                     for &sq in ray {
@@ -52,7 +50,7 @@ impl Ruleset {
                             None if pc.color() == us => blocker = Some(sq),
                             None => break,
                             Some(b) => {
-                                if pc.color() == them && p.types & 1u64 << pc.kind() != 0 {
+                                if pc.color() == them && p.types() & 1u64 << pc.kind() != 0 {
                                     info.sensitive_from.insert(b);
                                 }
                                 break;
@@ -72,7 +70,7 @@ impl Ruleset {
                         if pc.is_none() {
                             continue;
                         }
-                        let hopper = pc.color() == them && p.types & 1u64 << pc.kind() != 0;
+                        let hopper = pc.color() == them && p.types() & 1u64 << pc.kind() != 0;
                         if hopper && n == 0 {
                             for &e in ray.iter().take_while(|&&e| e != sq) {
                                 info.sensitive_to.insert(e);
@@ -99,13 +97,13 @@ impl Ruleset {
                     let attacker = pos.piece_at(ray[0]);
                     if attacker.is_none()
                         || attacker.color() != them
-                        || p.types & 1u64 << attacker.kind() == 0
+                        || p.types() & 1u64 << attacker.kind() == 0
                     {
                         continue;
                     }
-                    for &b in t.ray(p.block_start, p.block_len as u16) {
+                    for &b in p.blocks() {
                         info.sensitive_from.insert(b);
-                        if p.must_jump {
+                        if p.must_jump() {
                             info.sensitive_to.insert(b);
                         }
                     }

@@ -130,8 +130,8 @@ fn piece_values(rules: &Ruleset) -> Vec<i32> {
             } else if Some(t as u8) == rules.pawn_type {
                 100
             } else {
-                let steps = rules.tables.steps_of(Color::White, t as u8, centre);
-                100 + 30 * steps.iter().map(|s| s.len as i32).sum::<i32>()
+                let steps = rules.steps(Color::White, t as u8, centre);
+                100 + 30 * steps.map(|s| s.reach().len() as i32).sum::<i32>()
             }
         })
         .collect()

@@ -4,8 +4,7 @@
 //! attack probes, answer with a superset of the checking moves: a move outside it
 //! certainly does not check; a move inside it is made and tested.
 
-use crate::board::tables::ProbeKind;
-use crate::board::{Position, Ruleset};
+use crate::board::{Position, ProbeKind, Ruleset};
 use crate::types::{Color, Move, MoveKind, SquareSet, TypeSet};
 
 pub struct CheckHints {
@@ -30,7 +29,6 @@ impl CheckHints {
     pub fn new(rules: &Ruleset) -> CheckHints {
         let v = &rules.variant;
         let g = v.geometry;
-        let t = &rules.tables;
         let n = v.num_types();
         let mut attack_from = vec![SquareSet::EMPTY; 2 * n * 256];
         let mut uncover = vec![SquareSet::EMPTY; 2 * 256];
@@ -38,23 +36,19 @@ impl CheckHints {
         for c in Color::BOTH {
             for target in g.squares() {
                 let ci = c as usize * 256 + target as usize;
-                for p in t.probes_of(c, target) {
-                    let ray: SquareSet = t.ray(p.start, p.len).iter().copied().collect();
-                    let blocks: SquareSet = t
-                        .ray(p.block_start, p.block_len as u16)
-                        .iter()
-                        .copied()
-                        .collect();
-                    let mut types = p.types;
+                for p in rules.probes(c, target) {
+                    let ray: SquareSet = p.ray().iter().copied().collect();
+                    let blocks: SquareSet = p.blocks().iter().copied().collect();
+                    let mut types = p.types();
                     while types != 0 {
                         let ty = types.trailing_zeros() as usize;
                         types &= types - 1;
                         attack_from[(c as usize * n + ty) * 256 + target as usize] |= ray;
                     }
                     uncover[ci] |= blocks;
-                    match p.kind {
+                    match p.kind() {
                         ProbeKind::Leap => {
-                            if p.must_jump {
+                            if p.must_jump() {
                                 screen[ci] |= blocks;
                             }
                         }
@@ -77,7 +71,10 @@ impl CheckHints {
             attack_from,
             uncover,
             screen,
-            complex: t.complex_attackers,
+            complex: [
+                rules.complex_attackers(Color::White),
+                rules.complex_attackers(Color::Black),
+            ],
             always,
         }
     }

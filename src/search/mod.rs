@@ -7,7 +7,6 @@ mod busy;
 mod checks;
 mod history;
 mod live;
-pub mod movegen_fast;
 mod movepick;
 mod moves;
 mod node;

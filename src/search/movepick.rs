@@ -5,7 +5,6 @@
 //! for the moves it actually plays.
 
 use super::history::History;
-use super::movegen_fast::FastGen;
 use crate::board::{Position, Ruleset};
 use crate::eval::Evaluator;
 use crate::types::{Move, MoveKind, MoveList};
@@ -13,7 +12,6 @@ use crate::types::{Move, MoveKind, MoveList};
 /// What move ordering reads besides the position.
 pub struct OrderCtx<'a> {
     pub rules: &'a Ruleset,
-    pub movegen: &'a FastGen,
     pub eval: &'a Evaluator,
     pub hist: &'a History,
     /// Continuation rows of the moves one, two and four plies back (none: no such
@@ -273,7 +271,7 @@ impl MovePicker {
         pos: &mut Position,
         scratch: &mut MoveList,
     ) -> Option<Move> {
-        let (rules, movegen, eval) = (ctx.rules, ctx.movegen, ctx.eval);
+        let (rules, eval) = (ctx.rules, ctx.eval);
         loop {
             match self.stage {
                 Stage::Tt => {
@@ -323,7 +321,7 @@ impl MovePicker {
                 }
                 Stage::QChecks => {
                     self.buf.list.clear();
-                    movegen.checking_drops(pos, &mut self.buf.list);
+                    rules.checking_drops(pos, &mut self.buf.list);
                     self.buf.scores.clear();
                     self.buf.scores.resize(self.buf.list.len(), 0);
                     self.index = 0;
@@ -351,7 +349,7 @@ impl MovePicker {
                 }
                 Stage::GenQuiets => {
                     self.buf.list.clear();
-                    movegen.generate(pos, &mut self.buf.list);
+                    rules.generate_pseudo(pos, &mut self.buf.list);
                     self.buf.scores.clear();
                     let mut i = 0;
                     while i < self.buf.list.moves.len() {
@@ -406,7 +404,7 @@ impl MovePicker {
                     if rules.variant.must_capture {
                         rules.generate_legal(pos, &mut self.buf.list);
                     } else {
-                        movegen.generate(pos, &mut self.buf.list);
+                        rules.generate_pseudo(pos, &mut self.buf.list);
                     }
                     self.buf.scores.clear();
                     for i in 0..self.buf.list.moves.len() {

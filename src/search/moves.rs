@@ -116,7 +116,6 @@ impl Worker {
         loop {
             let ctx = OrderCtx {
                 rules: &self.rules,
-                movegen: &self.movegen,
                 eval: &self.eval,
                 hist: &self.hist,
                 cont,
@@ -182,8 +181,7 @@ impl Worker {
                 Pruning::Search => (false, false),
                 Pruning::UnlessCheck { check_loses } => (true, check_loses),
             };
-            let prune_unmade =
-                prune_quiet && !self.movegen.checks.may_check(&self.rules, &self.pos, m);
+            let prune_unmade = prune_quiet && !self.checks.may_check(&self.rules, &self.pos, m);
             if !prune_unmade {
                 self.pos.make(m);
             }

@@ -238,7 +238,6 @@ impl Worker {
         while tried < params::PROBCUT_MOVES + params::PROBCUT_MOVES * n.cut as usize {
             let ctx = OrderCtx {
                 rules: &self.rules,
-                movegen: &self.movegen,
                 eval: &self.eval,
                 hist: &self.hist,
                 cont,

@@ -66,7 +66,6 @@ impl Worker {
         loop {
             let ctx = OrderCtx {
                 rules: &self.rules,
-                movegen: &self.movegen,
                 eval: &self.eval,
                 hist: &self.hist,
                 cont,

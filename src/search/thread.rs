@@ -1,13 +1,13 @@
 //! Lazy SMP: every thread of the rayon pool runs the same iterative deepening on its
-//! own copy of the position. They read the same compiled rules, evaluator and move
-//! generator, and share the transposition table, the move-ordering history, the stop
+//! own copy of the position. They read the same compiled rules, evaluator and check
+//! hints, and share the transposition table, the move-ordering history, the stop
 //! flag and node counters. Thread 0 is the main thread: it owns the clock and the output,
 //! and its result is the search's result. With one thread this is exactly the
 //! single-threaded search.
 
 use super::busy::BusyMoves;
+use super::checks::CheckHints;
 use super::history::History;
-use super::movegen_fast::FastGen;
 use super::root::root_moves;
 use super::score::to_score;
 use super::shared::{PaddedCounter, Shared};
@@ -87,7 +87,7 @@ pub fn run(res: Resources, mut pos: Position, mut limits: Limits, callback: &Cal
     };
     tt.new_search();
     let eval = Arc::new(Evaluator::new(pos.rules()));
-    let movegen = Arc::new(FastGen::new(pos.rules()));
+    let checks = Arc::new(CheckHints::new(pos.rules()));
     let shared = Arc::new(Shared {
         tt,
         stop: AtomicBool::new(false),
@@ -99,13 +99,13 @@ pub fn run(res: Resources, mut pos: Position, mut limits: Limits, callback: &Cal
     });
     let results = pool.broadcast(|ctx| {
         let i = ctx.index();
-        // Every thread reads the same rules, evaluator and generator: the search
+        // Every thread reads the same rules, evaluator and check hints: the search
         // touches no reference count, so sharing them costs nothing.
         let mut w = Worker::new(
             i,
             pos.clone(),
             eval.clone(),
-            movegen.clone(),
+            checks.clone(),
             shared.clone(),
             history.clone(),
         );

@@ -4,16 +4,15 @@
 //! moves), `node.rs` (a node before its moves), `moves.rs` (the move loop) and
 //! `qsearch.rs` (quiescence).
 
+use super::checks::CheckHints;
 use super::history::History;
 use super::live::Live;
-use super::movegen_fast::FastGen;
 use super::movepick::PickBuf;
 use super::score::{INF, MATE_BOUND, MAX_PLY, to_score};
 use super::shared::{RootMove, Shared};
 use super::timeman::TimeManager;
 use super::{Event, Info, Limits, Score};
-use crate::board::tables::M_MOVE;
-use crate::board::{Position, Ruleset};
+use crate::board::{Position, Ruleset, StepMode};
 use crate::eval::Evaluator;
 use crate::rules;
 use crate::types::{Color, Move, MoveList, PieceType};
@@ -60,7 +59,7 @@ pub struct Worker {
     pub pos: Position,
     pub(super) rules: Arc<Ruleset>,
     pub(super) eval: Arc<Evaluator>,
-    pub(super) movegen: Arc<FastGen>,
+    pub(super) checks: Arc<CheckHints>,
     pub(super) shared: Arc<Shared>,
     pub nodes: u64,
     pub(super) published: u64,
@@ -111,10 +110,8 @@ fn quiet_moves_exist(rules: &Ruleset) -> bool {
         || (0..v.num_types() as PieceType).any(|t| {
             v.geometry.all().iter().any(|sq| {
                 rules
-                    .tables
-                    .steps_of(Color::White, t, sq)
-                    .iter()
-                    .any(|step| step.mode & M_MOVE != 0)
+                    .steps(Color::White, t, sq)
+                    .any(|step| step.mode().contains(StepMode::MOVE))
             })
         })
 }
@@ -124,7 +121,7 @@ impl Worker {
         id: usize,
         pos: Position,
         eval: Arc<Evaluator>,
-        movegen: Arc<FastGen>,
+        checks: Arc<CheckHints>,
         shared: Arc<Shared>,
         hist: History,
     ) -> Worker {
@@ -153,7 +150,7 @@ impl Worker {
             pos,
             rules,
             eval,
-            movegen,
+            checks,
             shared,
             nodes: 0,
             published: 0,
