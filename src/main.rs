@@ -74,6 +74,9 @@ enum Command {
         #[command(subcommand)]
         action: BookAction,
     },
+    /// Fit a variant's evaluation weights to labelled positions (Texel tuning) and
+    /// write them as a weights file; see src/eval/tune.rs and variants/weights/.
+    Tune(TuneArgs),
     /// List the loaded variants.
     Variants {
         #[arg(long = "variants")]
@@ -144,6 +147,45 @@ struct BenchArgs {
     position: Vec<usize>,
 }
 
+#[derive(Args)]
+struct TuneArgs {
+    #[arg(long)]
+    variant: String,
+    /// Labelled positions, lines `FEN;SCORE;RESULT;BESTMOVE` (tools/make_tuning_data.py).
+    #[arg(long)]
+    data: PathBuf,
+    /// The weights file to write (default: only report).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// The command that made the data, recorded in the weights file's header.
+    #[arg(long)]
+    data_command: Option<String>,
+    /// Weight of the game result in the label; the search score has the rest.
+    #[arg(long, default_value_t = 0.2)]
+    lambda: f64,
+    /// Gradient steps (0: only measure the current weights).
+    #[arg(long, default_value_t = 2000)]
+    epochs: usize,
+    /// Step size, in hundredths of each weight's size.
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+    /// Pull towards the starting weights.
+    #[arg(long, default_value_t = 1e-5)]
+    pull: f64,
+    /// Hold out one game in this many.
+    #[arg(long, default_value_t = 10)]
+    holdout: u32,
+    /// Start from the generic weights instead of the variant's weights file.
+    #[arg(long)]
+    generic: bool,
+    /// Only time the evaluation on the data's positions (nanoseconds per call).
+    #[arg(long)]
+    speed: bool,
+    /// Extra variant files (loaded after the built-in ones).
+    #[arg(long = "variants")]
+    variants: Vec<PathBuf>,
+}
+
 #[derive(Subcommand)]
 enum BookAction {
     /// Build a book from the engine's own searches (written to book/VARIANT.txt
@@ -198,6 +240,7 @@ fn main() -> ExitCode {
         Some(Command::Book {
             action: BookAction::Build(args),
         }) => book_build_command(args),
+        Some(Command::Tune(args)) => tune_command(args),
         Some(Command::Variants { variants }) => variants_command(&variants),
     };
     match outcome {
@@ -415,6 +458,144 @@ fn book_build_command(args: BookBuildArgs) -> Outcome {
     std::fs::write(&path, text)
         .map_err(|e| fail(format!("cannot write {}: {e}", path.display())))?;
     err!("wrote {}", path.display());
+    Ok(())
+}
+
+fn tune_command(args: TuneArgs) -> Outcome {
+    use menagerie::eval::Evaluator;
+    use menagerie::eval::basis::Basis;
+    use menagerie::eval::params::{Params, global_slot};
+    use menagerie::eval::tune::{self, Data, Options};
+    use menagerie::variant::weights::GlobalTerm;
+    let rules = load_rules(&args.variants, &args.variant)?;
+    let text = std::fs::read_to_string(&args.data)
+        .map_err(|e| fail(format!("cannot read {}: {e}", args.data.display())))?;
+    let start = if args.generic {
+        Params::generic(&rules, &Basis::new(&rules))
+    } else {
+        Params::for_variant(&rules, &Basis::new(&rules))
+    };
+    let eval = Evaluator::new(&rules);
+    let file = args.data.display().to_string();
+    // Every readable position, noisy ones included (for timing and for the lazy
+    // margin: the search evaluates those too).
+    let positions: Vec<Position> = text
+        .lines()
+        .filter_map(|l| Position::from_fen(&rules, l.split(';').next()?.trim()).ok())
+        .collect();
+    if args.speed {
+        let mut sum = 0i64;
+        let started = Instant::now();
+        let rounds = (2_000_000 / positions.len().max(1)).max(1);
+        for _ in 0..rounds {
+            for p in &positions {
+                sum += eval.evaluate(p) as i64;
+            }
+        }
+        let calls = (rounds * positions.len()) as f64;
+        println!(
+            "{} positions, {:.0} ns per evaluation (checksum {sum})",
+            positions.len(),
+            started.elapsed().as_secs_f64() * 1e9 / calls
+        );
+        println!(
+            "lazy margin: {} in use, {} measured on these positions",
+            eval.lazy_margin(),
+            tune::measure_lazy_margin(&eval, &positions)
+        );
+        return Ok(());
+    }
+    let mut data = Data::read(&eval, &file, &text, args.holdout);
+    for e in &data.errors {
+        eprintln!("warning: {e}");
+    }
+    eprintln!(
+        "{} lines, {} games: {} quiet positions, {} not quiet, {} unreadable",
+        data.lines,
+        data.games,
+        data.samples.len(),
+        data.noisy,
+        data.bad
+    );
+    if data.samples.is_empty() {
+        return Err(fail("no quiet positions to fit"));
+    }
+    let opts = Options {
+        lambda: args.lambda,
+        epochs: args.epochs,
+        rate: args.rate,
+        pull: args.pull,
+        holdout: args.holdout,
+    };
+    let started = Instant::now();
+    let (mut params, report) = tune::fit(&start, &mut data, &opts, |step, err| {
+        eprintln!("step {step:5}: training error {err:.6}");
+    });
+    // The lazy margin is measured with the fitted weights.
+    let fitted = Evaluator::with_params(&rules, Basis::new(&rules), params.clone());
+    let margin = tune::measure_lazy_margin(&fitted, &positions);
+    params.w[global_slot(params.n, GlobalTerm::LazyMargin)] = [margin, margin];
+    let summary = vec![
+        format!(
+            "positions: {} quiet of {} lines ({} games); fitted on {}, {} held out (one game in {})",
+            data.samples.len(),
+            data.lines,
+            data.games,
+            report.train,
+            report.held_out,
+            args.holdout
+        ),
+        format!(
+            "label = {} * result + {} * sigmoid(score / {:.1}); eval scale K = {:.1}",
+            args.lambda,
+            1.0 - args.lambda,
+            report.score_scale,
+            report.eval_scale
+        ),
+        format!(
+            "mean squared error, fitted / held out: before {:.6} / {:.6}, after {:.6} / {:.6}",
+            report.before.0, report.before.1, report.after.0, report.after.1
+        ),
+        format!(
+            "lazy margin {margin}: the 99th percentile of what the terms after the lazy exit add"
+        ),
+    ];
+    for l in &summary {
+        println!("{l}");
+    }
+    eprintln!("time {:.1} s", started.elapsed().as_secs_f64());
+    if let Some(out) = &args.out {
+        // As typed in a shell: arguments with spaces quoted.
+        let command_line: Vec<String> = std::env::args()
+            .skip(1)
+            .map(|a| {
+                if a.contains([' ', '"', '$']) {
+                    format!("'{a}'")
+                } else {
+                    a
+                }
+            })
+            .collect();
+        let mut header = vec![
+            format!(
+                "Evaluation weights for {} (format: src/variant/weights.rs).",
+                args.variant
+            ),
+            String::new(),
+            "Made by:".to_string(),
+        ];
+        if let Some(d) = &args.data_command {
+            header.push(format!("  {d}"));
+        }
+        header.push(format!("  menagerie {}", command_line.join(" ")));
+        header.push(String::new());
+        header.extend(summary);
+        let weights = params.to_weights(&out.display().to_string());
+        let text = weights.to_text(&rules.variant, &header);
+        std::fs::write(out, text)
+            .map_err(|e| fail(format!("cannot write {}: {e}", out.display())))?;
+        eprintln!("wrote {}", out.display());
+    }
     Ok(())
 }
 

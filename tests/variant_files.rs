@@ -68,3 +68,34 @@ fn a_byte_order_mark_starts_no_line() {
     );
     assert_eq!(report.loaded, vec!["ok".to_string()]);
 }
+
+#[test]
+fn a_weights_file_beside_a_variant_file_is_read_and_its_errors_name_file_and_line() {
+    use menagerie::eval::Evaluator;
+    let dir = std::env::temp_dir().join(format!("menagerie-weights-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("weights")).expect("temp dir");
+    let ini = dir.join("mine.ini");
+    std::fs::write(&ini, "[mine:chess]\n\n[other:chess]\n").expect("write");
+    let weights = dir.join("weights").join("mine.txt");
+    std::fs::write(&weights, "tempo = 30 20\nvalue N = 333\n").expect("write");
+    let mut set = VariantSet::builtin(check_variant);
+    let report = set.load_file(&ini);
+    let _ = std::fs::remove_dir_all(&dir);
+    // A bad line is an error with the file and line; the variant still loads.
+    assert_eq!(report.loaded, vec!["mine".to_string(), "other".to_string()]);
+    let msgs: Vec<String> = report.errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        msgs,
+        [format!(
+            "{}:2: [mine] value N = 333: this term takes two numbers (middlegame, endgame)",
+            weights.display()
+        )]
+    );
+    // The good line counts; a variant without a file of its own plays with its
+    // parent's weights when it has the parent's pieces.
+    let eval = |name: &str| Evaluator::new(&Ruleset::new(set.get(name).expect("loaded")));
+    let (mine, other, chess) = (eval("mine"), eval("other"), eval("chess"));
+    use menagerie::variant::weights::GlobalTerm;
+    assert_eq!(mine.params().global(GlobalTerm::Tempo), [30.0, 20.0]);
+    assert_eq!(other.params(), chess.params());
+}

@@ -166,6 +166,14 @@ impl<'a> ProbeView<'a> {
     pub fn must_jump(&self) -> bool {
         self.probe.must_jump
     }
+    /// The region the attacker must stand in, if the probe has one.
+    #[inline]
+    pub fn from_region(&self) -> Option<&'a SquareSet> {
+        match self.probe.from_region {
+            0 => None,
+            r => Some(&self.tables.regions[r as usize - 1]),
+        }
+    }
 }
 
 impl Ruleset {

@@ -1,95 +1,160 @@
-//! Generic evaluation. Everything comes from the variant: piece values (from the file
-//! or estimated from the compiled moves, see [`values`]), piece-square terms derived
-//! from each piece's mobility on an empty board and its distance to promotion,
-//! mobility, king safety from attacks near royal pieces (and from pieces in the
-//! opponent's hand in drop games), pawn structure where the variant has pawns, and
-//! a tempo bonus. The result is tapered between middlegame and endgame by the
-//! material left on the board and in hand.
+//! Generic evaluation: terms (code) times weights (data). Everything comes from the
+//! variant: the terms are defined on its pieces, board and rules ([`basis`]), the
+//! weights from its weights file or, where it has none, derived from its pieces
+//! ([`params`]). The terms: material on the board and in hand, piece-square terms
+//! from geometry (advance, centre, reach), mobility, closeness to the enemy royal
+//! piece, pawn structure where the variant has pawns, threats, tempo, and king
+//! danger from attacks, safe checks (drops included), droppable pieces and
+//! defenders, which turns into a penalty quadratic in the middlegame. The result
+//! is tapered between middlegame and endgame by the material left on the board
+//! and in hand, and scaled towards a draw when the side ahead cannot mate.
+//!
+//! The evaluation is written once, generic over a [`trace::Trace`]: the engine's
+//! [`NoTrace`](trace::NoTrace) costs nothing, the tuner's records every weight's
+//! coefficient ([`tune`]).
 
+pub mod basis;
+pub mod params;
+pub mod trace;
+pub mod tune;
 pub mod values;
 
-use crate::board::{MultiLeg, Position, Ruleset, StepKind, StepMode, Target, Visit};
-use crate::types::{Color, PieceType, Square, SquareSet};
+use crate::board::{MultiLeg, Position, ProbeKind, Ruleset, StepKind, StepMode, Target, Visit};
+use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
 use crate::variant::GameValue;
+use crate::variant::weights::{GlobalTerm, PieceTerm};
+use basis::{Basis, SQUARE_FEATURES};
+use params::{Params, global_slot, piece_slot};
+use std::cell::RefCell;
 use std::sync::Arc;
+use trace::{NoTrace, Trace};
 
 /// Largest phase value: all starting material on the board or in hand.
 const PHASE_MAX: i32 = 256;
-const TEMPO: i32 = 12;
+/// The endgame part is scaled in 64ths.
+const SCALE_ONE: i32 = 64;
 /// Window bounds at which the lazy exit is off.
 const LAZY_OFF: i32 = 30_000;
-/// Mobility bonus per reachable square (middlegame, endgame).
-const MOBILITY: (i32, i32) = (4, 3);
+/// No evaluation goes beyond this (far from the search's mate scores).
+const EVAL_LIMIT: i32 = 10_000;
+/// The middlegame king-danger penalty is danger² / this.
+const DANGER_DIVISOR: i32 = 4096;
+/// A side ahead by less than this (estimated value, without pawns) cannot mate
+/// with its pieces alone.
+const DRAWISH_EDGE: i32 = 400;
+/// The endgame scale (64ths) when the side ahead cannot mate: with a lone minor
+/// piece, and with more.
+const DRAWISH_SCALE: [i32; 2] = [0, 16];
+
+/// The square features are the piece terms from `Advance` on, in order.
+const FIRST_SQUARE_TERM: PieceTerm = PieceTerm::Advance;
+const _: () = {
+    assert!(PieceTerm::Advance2 as usize == FIRST_SQUARE_TERM as usize + 1);
+    assert!(PieceTerm::Centre as usize == FIRST_SQUARE_TERM as usize + 2);
+    assert!(PieceTerm::Reach as usize == FIRST_SQUARE_TERM as usize + 3);
+    assert!(SQUARE_FEATURES == 4);
+};
+
+/// King-danger weights of one type.
+#[derive(Clone, Copy, Default)]
+struct DangerWeights {
+    attacker: i32,
+    check: i32,
+    drop_check: i32,
+    hand: i32,
+    defender: i32,
+}
 
 /// The variant-derived tables and the evaluation function.
 pub struct Evaluator {
     rules: Arc<Ruleset>,
+    basis: Basis,
+    params: Params,
     n: usize,
-    /// Material per type (middlegame, endgame), centipawns.
-    pub value_mg: Vec<i32>,
-    pub value_eg: Vec<i32>,
-    /// A piece in hand: its value plus its freedom to be dropped anywhere.
-    hand_mg: Vec<i32>,
+    /// Material per type (mg, eg), on the board and in hand.
+    value: Vec<[i32; 2]>,
+    hand: Vec<[i32; 2]>,
     /// What taking a piece of the type gains, for static exchange: its value, plus in
     /// drop games the value of the (demoted) piece that goes to the taker's hand.
     see_values: Vec<i32>,
-    hand_eg: Vec<i32>,
+    value_mg: Vec<i32>,
     /// Piece-square terms, indexed `(color * n + type) * 256 + square`.
-    psq: Vec<(i16, i16)>,
-    /// Mobility a piece of the type typically has (subtracted so that the bonus is
-    /// centred on zero and does not duplicate material).
-    mob_base: Vec<i32>,
-    /// Mobility bonus per square in eighths of a centipawn (mg, eg): long-range
-    /// pieces get less per square (each of a queen's squares matters less than
-    /// each of a knight's).
-    mob_weight: Vec<(i32, i32)>,
-    /// King-attack weight per type.
-    attack_weight: Vec<i32>,
-    /// King zones per colour and square: the square and its neighbours.
-    zone: Vec<SquareSet>,
-    phase_weight: Vec<i32>,
-    phase_total: i32,
-    /// Pawn structure applies to this type (a pawn that promotes straight ahead).
-    pawn: Option<PieceType>,
-    /// Passed-pawn bonus (endgame) by relative rank.
-    passed_bonus: [i32; 16],
+    psq: Vec<[i32; 2]>,
+    /// Mobility weight per square, in eighths of a centipawn (mg, eg).
+    mobility: Vec<[i32; 2]>,
+    /// Proximity per type and distance to the enemy royal piece (mg, eg).
+    proximity: Vec<[[i32; 2]; 16]>,
+    danger: Vec<DangerWeights>,
+    /// Per type: the types worth more (by estimate), whose pieces it threatens.
+    more_valuable: Vec<TypeSet>,
+    tempo: [i32; 2],
+    doubled: [i32; 2],
+    isolated: [i32; 2],
+    connected: [i32; 2],
+    /// Passed pawn by relative rank (mg, eg).
+    passed: [[i32; 2]; 16],
+    hanging: [i32; 2],
+    threat_by_lesser: [i32; 2],
+    king_hits: i32,
+    king_weak: i32,
+    king_offset: i32,
+    king_danger_eg: i32,
     /// Losing all pieces wins (giveaway): material counts against its owner.
     material_sign: i32,
     drop_game: bool,
-    king_danger_scale: i32,
-    /// How far mobility and king safety can move the score, roughly.
+    /// Checks matter: there are royal pieces to check.
+    checks: bool,
+    /// How far the terms after the lazy exit can move the score, roughly.
     lazy_margin: i32,
+}
+
+thread_local! {
+    /// The per-type square sets of [`Activity`], kept between evaluations: the hot
+    /// path neither allocates nor clears more than the variant's types (a fixed
+    /// array for every possible type would be kilobytes to clear per evaluation).
+    static TYPE_SETS: RefCell<Vec<SquareSet>> = const { RefCell::new(Vec::new()) };
+}
+
+/// What the walk of all pieces found, per colour.
+struct Activity<'a> {
+    /// Squares attacked by the colour's non-royal pieces, and by its royal pieces.
+    attacks: [SquareSet; 2],
+    royal_attacks: [SquareSet; 2],
+    /// Attacks on squares next to the enemy royal piece.
+    hits: [i32; 2],
+    /// Enemy pieces attacked by a cheaper piece.
+    by_lesser: [SquareSet; 2],
+    /// The attacker weights of the pieces that attack squares next to the enemy
+    /// royal piece.
+    attacker_danger: [i32; 2],
+    /// Per colour and type (index `colour * n + type`): squares from which a piece
+    /// of the type would check the enemy royal piece, and those of them a piece of
+    /// the type can move to.
+    check_squares: &'a mut [SquareSet],
+    checks_reached: &'a mut [SquareSet],
 }
 
 impl Evaluator {
     pub fn new(rules: &Arc<Ruleset>) -> Evaluator {
+        let basis = Basis::new(rules);
+        let params = Params::for_variant(rules, &basis);
+        Evaluator::with_params(rules, basis, params)
+    }
+
+    /// The evaluator with the given weights (the tuner's candidates).
+    pub fn with_params(rules: &Arc<Ruleset>, basis: Basis, params: Params) -> Evaluator {
         let v = &rules.variant;
         let g = v.geometry;
         let n = v.num_types();
-        let (mut value_mg, mut value_eg) = values::piece_values(rules);
-        let drop_game = v.piece_drops;
-        // Where captured pieces change sides, a capture swings twice the victim's
-        // value and a pawn can be dropped anywhere: the pieces' estimated values lie
-        // closer to the pawn's (half the distance), and a piece in hand is worth what
-        // it is worth on the board.
-        let hand_bonus = if v.captures_to_hand {
-            let pawn = rules.pawn_type.map(|p| p as usize);
-            let given = |t: usize| v.piece_value_mg[t].is_some() || v.piece_value_eg[t].is_some();
-            for vals in [&mut value_mg, &mut value_eg] {
-                let base = pawn.map(|p| vals[p]).unwrap_or(0);
-                for (t, x) in vals.iter_mut().enumerate() {
-                    if Some(t) != pawn && *x > base && !v.pieces[t].royal && !given(t) {
-                        *x = base + (*x - base) / 2;
-                    }
-                }
-            }
-            0
-        } else {
-            8
-        };
-        let hand_mg: Vec<i32> = value_mg.iter().map(|&x| x + x * hand_bonus / 64).collect();
-        let hand_eg: Vec<i32> = value_eg.iter().map(|&x| x + x * hand_bonus / 64).collect();
-
+        let round = |x: f64| x.round() as i32;
+        let pair = |w: [f64; 2]| [round(w[0]), round(w[1])];
+        let value: Vec<[i32; 2]> = (0..n)
+            .map(|t| pair(params.piece(t, PieceTerm::Value)))
+            .collect();
+        let hand: Vec<[i32; 2]> = (0..n)
+            .map(|t| pair(params.piece(t, PieceTerm::Hand)))
+            .collect();
+        let value_mg: Vec<i32> = value.iter().map(|v| v[0]).collect();
         let see_values: Vec<i32> = (0..n)
             .map(|t| {
                 if !v.captures_to_hand {
@@ -102,166 +167,105 @@ impl Evaluator {
                         .find(|&u| v.promoted_piece_type[u] == Some(t as PieceType))
                         .unwrap_or(t)
                 };
-                value_mg[t] + hand_mg[in_hand]
+                value_mg[t] + hand[in_hand][0]
             })
             .collect();
-        let pawnlike = |t: usize| {
-            Some(t as PieceType) == rules.pawn_type || v.promotion_pawn_types[0] & 1 << t != 0
-        };
-        // Piece-square terms.
-        let mut psq = vec![(0i16, 0i16); 2 * n * 256];
-        let mut mob_base = vec![0; n];
-        let mut mob_weight = vec![(8 * MOBILITY.0, 8 * MOBILITY.1); n];
-        for t in 0..n {
-            let tt = t as PieceType;
-            let squares = values::standing_squares(rules, tt);
-            if squares.is_empty() {
-                continue;
-            }
-            let mobs: Vec<f64> = g
-                .squares()
-                .map(|s| values::empty_board_targets(rules, tt, s).0)
-                .collect();
-            let avg = squares.iter().map(|&s| mobs[s as usize]).sum::<f64>() / squares.len() as f64;
-            // Raw (undecayed) target count on an empty board, for the mobility term.
-            let raw: f64 = squares
-                .iter()
-                .map(|&s| {
-                    rules
-                        .steps(Color::White, tt, s)
-                        .map(|st| {
-                            if st.kind() == StepKind::Slide {
-                                st.reach().len() as f64
-                            } else {
-                                1.0
-                            }
-                        })
-                        .sum::<f64>()
-                })
-                .sum::<f64>()
-                / squares.len() as f64;
-            mob_base[t] = (raw * 0.4).round() as i32;
-            let scale = (5.25 / raw.max(1.0)).sqrt().clamp(0.4, 1.5);
-            mob_weight[t] = (
-                (8.0 * MOBILITY.0 as f64 * scale).round() as i32,
-                (8.0 * MOBILITY.1 as f64 * scale).round() as i32,
-            );
-            let f = values::mobility_value;
-            let royal = v.pieces[t].royal;
-            // Promotion distance for pawn-like types.
-            let zone = v.promotion_region[0];
-            let promo_gain = if pawnlike(t) {
-                let mut best = 0;
-                let mut ps = v.promotion_piece_types[0];
-                while ps != 0 {
-                    let p = ps.trailing_zeros() as usize;
-                    ps &= ps - 1;
-                    best = best.max(value_eg[p]);
-                }
-                (best - value_eg[t]).max(0)
-            } else {
-                0
-            };
-            let zone_rank = zone.iter().map(|s| g.rank(s)).min();
-            for s in g.squares() {
-                let m = mobs[s as usize];
-                let (mut mg, mut eg);
-                if royal {
-                    // Kings hide in the middlegame (stay home) and centralise late.
-                    mg = -(g.rank(s) as f64) * 12.0;
-                    eg = (m - avg) * 4.0;
-                    if drop_game {
-                        eg = mg;
-                    }
-                } else {
-                    mg = 0.5 * (f(m) - f(avg));
-                    eg = 0.4 * (f(m) - f(avg));
-                }
-                if let (true, Some(zr)) = (promo_gain > 0, zone_rank) {
-                    let total = zr.max(1) as f64;
-                    let d = (zr as f64 - g.rank(s) as f64).max(0.0);
-                    let progress = 1.0 - d / total;
-                    mg += promo_gain as f64 * 0.04 * progress * progress;
-                    eg += promo_gain as f64 * 0.12 * progress * progress;
-                }
-                let (mg, eg) = (mg.round() as i16, eg.round() as i16);
-                psq[t * 256 + s as usize] = (mg, eg);
-                // Black: the mirror square (ranks flipped).
-                let ms = g.square(g.file(s), g.ranks - 1 - g.rank(s));
-                psq[(n + t) * 256 + ms as usize] = (mg, eg);
-            }
-        }
 
-        let attack_weight: Vec<i32> = (0..n).map(|t| (value_mg[t] / 180).clamp(1, 6)).collect();
-        let mut zone = vec![SquareSet::EMPTY; 256];
-        for s in g.squares() {
-            let mut z = SquareSet::single(s);
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    if let Some(x) = g.offset(s, dx, dy) {
-                        z.insert(x);
-                    }
-                }
-            }
-            zone[s as usize] = z;
-        }
-
-        let phase_weight: Vec<i32> = (0..n)
-            .map(|t| {
-                if v.pieces[t].royal || pawnlike(t) {
-                    0
-                } else {
-                    value_mg[t]
-                }
-            })
-            .collect();
-        let start = Position::start(rules);
-        let mut phase_total = 0;
+        let mut psq = vec![[0i32; 2]; 2 * n * 256];
         for c in Color::BOTH {
-            for (t, w) in phase_weight.iter().enumerate() {
-                let t = t as PieceType;
-                phase_total += w * (start.count(c, t) as i32 + start.hand(c, t) as i32);
+            for t in 0..n {
+                let w: Vec<[f64; 2]> = (0..SQUARE_FEATURES)
+                    .map(|k| params.w[piece_slot(t, FIRST_SQUARE_TERM) + k])
+                    .collect();
+                for s in g.squares() {
+                    let f = basis.square_features(c, t as PieceType, s);
+                    let mut acc = [0.0f64; 2];
+                    for k in 0..SQUARE_FEATURES {
+                        acc[0] += w[k][0] * f[k] as f64;
+                        acc[1] += w[k][1] * f[k] as f64;
+                    }
+                    psq[(c as usize * n + t) * 256 + s as usize] = pair(acc);
+                }
             }
         }
-        let has_pawn_files = rules.pawn_type.is_some_and(|p| {
-            !v.promotion_region[0].is_empty()
-                && rules
-                    .steps(Color::White, p, g.square(g.files / 2, 1))
-                    .any(|st| st.mode().contains(StepMode::MOVE))
+        let mobility = (0..n)
+            .map(|t| {
+                let w = params.piece(t, PieceTerm::Mobility);
+                [round(w[0] * 8.0), round(w[1] * 8.0)]
+            })
+            .collect();
+        let proximity = (0..n)
+            .map(|t| {
+                let w = params.piece(t, PieceTerm::Proximity);
+                std::array::from_fn(|d| {
+                    let f = basis.proximity[d] as f64;
+                    pair([w[0] * f, w[1] * f])
+                })
+            })
+            .collect();
+        let danger = (0..n)
+            .map(|t| {
+                let d = |term: PieceTerm| round(params.piece(t, term)[0]);
+                DangerWeights {
+                    attacker: d(PieceTerm::Attacker),
+                    check: d(PieceTerm::Check),
+                    drop_check: d(PieceTerm::DropCheck),
+                    hand: d(PieceTerm::HandDanger),
+                    defender: d(PieceTerm::Defender),
+                }
+            })
+            .collect();
+        let more_valuable = (0..n)
+            .map(|t| {
+                (0..n)
+                    .filter(|&u| basis.estimate[u] > basis.estimate[t] && !v.pieces[u].royal)
+                    .fold(0, |acc, u| acc | 1u64 << u)
+            })
+            .collect();
+        let gw = |term: GlobalTerm| pair(params.global(term));
+        let passed = std::array::from_fn(|r| {
+            let x = r as f64 / (g.ranks as f64 - 1.0).max(1.0);
+            let (p, p2) = (
+                params.global(GlobalTerm::Passed),
+                params.global(GlobalTerm::Passed2),
+            );
+            pair([p[0] * x + p2[0] * x * x, p[1] * x + p2[1] * x * x])
         });
         let material_sign = if v.extinction_all_types && v.extinction_value == GameValue::Win {
             -1
         } else {
             1
         };
+        let drop_game = v.piece_drops;
         Evaluator {
             rules: rules.clone(),
             n,
-            value_mg,
-            value_eg,
-            hand_mg,
-            hand_eg,
+            value,
+            hand,
             see_values,
+            value_mg,
             psq,
-            mob_base,
-            mob_weight,
-            attack_weight,
-            zone,
-            phase_weight,
-            phase_total: phase_total.max(1),
-            pawn: if has_pawn_files {
-                rules.pawn_type
-            } else {
-                None
-            },
-            passed_bonus: std::array::from_fn(|r| {
-                let progress = r as f64 / (g.ranks as f64 - 1.0).max(1.0);
-                (150.0 * progress * progress) as i32
-            }),
+            mobility,
+            proximity,
+            danger,
+            more_valuable,
+            tempo: gw(GlobalTerm::Tempo),
+            doubled: gw(GlobalTerm::Doubled),
+            isolated: gw(GlobalTerm::Isolated),
+            connected: gw(GlobalTerm::Connected),
+            passed,
+            hanging: gw(GlobalTerm::Hanging),
+            threat_by_lesser: gw(GlobalTerm::ThreatByLesser),
+            king_hits: gw(GlobalTerm::KingHits)[0],
+            king_weak: gw(GlobalTerm::KingWeak)[0],
+            king_offset: gw(GlobalTerm::KingOffset)[0],
+            king_danger_eg: gw(GlobalTerm::KingDangerEg)[0],
             material_sign,
             drop_game,
-            king_danger_scale: if v.check_counting { 2 } else { 1 },
-            lazy_margin: if drop_game { 700 } else { 350 },
+            checks: v.checking && rules.royal_types != 0,
+            lazy_margin: gw(GlobalTerm::LazyMargin)[0].max(0),
+            basis,
+            params,
         }
     }
 
@@ -281,6 +285,20 @@ impl Evaluator {
         &self.rules
     }
 
+    /// How far the terms after the lazy exit may move the score (centipawns).
+    pub fn lazy_margin(&self) -> i32 {
+        self.lazy_margin
+    }
+
+    /// The weights in use.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    pub fn basis(&self) -> &Basis {
+        &self.basis
+    }
+
     /// The static evaluation from the side to move's point of view, in centipawns.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         self.evaluate_window(pos, -LAZY_OFF, LAZY_OFF).0
@@ -290,13 +308,24 @@ impl Evaluator {
     /// positions far outside it get the cheap part of the evaluation only. The flag
     /// is false for such a cheap (lazy) value.
     pub fn evaluate_window(&self, pos: &Position, alpha: i32, beta: i32) -> (i32, bool) {
-        let rules = &*self.rules;
-        let v = &rules.variant;
+        self.evaluate_traced(pos, alpha, beta, &mut NoTrace)
+    }
+
+    /// The evaluation, reporting every weight's coefficient to `trace` (a tracing
+    /// evaluation never takes the lazy exit).
+    pub fn evaluate_traced<T: Trace>(
+        &self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        tr: &mut T,
+    ) -> (i32, bool) {
         let n = self.n;
+        let stm = pos.side_to_move();
         let mut mg = [0i32; 2];
         let mut eg = [0i32; 2];
         let mut phase = 0;
-        let mut material = [0i32; 2];
+        let mut material = Material::default();
         // Material, piece-square terms, hands.
         for c in Color::BOTH {
             let ci = c as usize;
@@ -307,186 +336,103 @@ impl Evaluator {
                     continue;
                 }
                 let cnt = set.count() as i32;
-                material[ci] += cnt * self.value_mg[t] + in_hand * self.hand_mg[t];
-                mg[ci] += cnt * self.value_mg[t] + in_hand * self.hand_mg[t];
-                eg[ci] += cnt * self.value_eg[t] + in_hand * self.hand_eg[t];
-                phase += self.phase_weight[t] * (cnt + in_hand);
+                mg[ci] += cnt * self.value[t][0] + in_hand * self.hand[t][0];
+                eg[ci] += cnt * self.value[t][1] + in_hand * self.hand[t][1];
+                phase += self.basis.phase_weight[t] * (cnt + in_hand);
+                if self.basis.pawnlike[t] {
+                    material.pawns[ci] += cnt;
+                } else {
+                    material.pieces[ci] += cnt * self.basis.estimate[t];
+                }
+                material.in_hand[ci] += in_hand;
+                if T::ON {
+                    tr.linear(c, piece_slot(t, PieceTerm::Value), cnt as f32);
+                    tr.linear(c, piece_slot(t, PieceTerm::Hand), in_hand as f32);
+                }
                 let base = (ci * n + t) * 256;
                 for sq in set.iter() {
-                    let (a, b) = self.psq[base + sq as usize];
-                    mg[ci] += a as i32;
-                    eg[ci] += b as i32;
+                    let [a, b] = self.psq[base + sq as usize];
+                    mg[ci] += a;
+                    eg[ci] += b;
+                    if T::ON {
+                        let f = self.basis.square_features(c, t as PieceType, sq);
+                        for (k, &x) in f.iter().enumerate() {
+                            tr.linear(c, piece_slot(t, FIRST_SQUARE_TERM) + k, x);
+                        }
+                    }
                 }
             }
         }
         if self.material_sign < 0 {
             // Giveaway-like: fewer pieces is better; positional terms do not apply.
-            let us = pos.side_to_move() as usize;
-            let d = material[1 - us] - material[us];
+            let us = stm as usize;
+            let d = mg[1 - us] - mg[us];
             let cnt = |c: usize| {
                 pos.pieces(if c == 0 { Color::White } else { Color::Black })
                     .count() as i32
             };
-            return (d / 4 + (cnt(1 - us) - cnt(us)) * 30 + TEMPO, true);
+            return (d / 4 + (cnt(1 - us) - cnt(us)) * 30 + self.tempo[0], true);
         }
+        mg[stm as usize] += self.tempo[0];
+        eg[stm as usize] += self.tempo[1];
+        tr.linear(stm, global_slot(n, GlobalTerm::Tempo), 1.0);
 
-        // Pawn structure.
-        if let Some(p) = self.pawn {
+        if let Some(p) = self.basis.pawn {
             for c in Color::BOTH {
-                let (a, b) = self.pawn_structure(pos, c, p);
+                let [a, b] = self.pawn_structure(pos, c, p, tr);
                 mg[c as usize] += a;
                 eg[c as usize] += b;
             }
         }
+        self.goals(pos, &mut mg, &mut eg, tr);
 
-        // Variant goals: checks to give, flag regions to reach.
-        if v.check_counting {
-            for c in Color::BOTH {
-                let left = pos.state().checks_remaining[c as usize] as i32;
-                let bonus = match left {
-                    0 => 0,
-                    1 => 300,
-                    2 => 120,
-                    3 => 40,
-                    _ => 0,
-                };
-                mg[c as usize] += bonus;
-                eg[c as usize] += bonus;
-            }
-        }
-        for c in Color::BOTH {
-            let region = v.flag_region[c as usize];
-            if region.is_empty() {
-                continue;
-            }
-            let pieces = match v.flag_piece[c as usize] {
-                Some(t) => pos.pieces_of(c, t),
-                None => pos.pieces(c),
-            };
-            let g = v.geometry;
-            let mut best = 99;
-            for s in pieces.iter() {
-                for r in region.iter() {
-                    let d = (g.file(s) as i32 - g.file(r) as i32)
-                        .abs()
-                        .max((g.rank(s) as i32 - g.rank(r) as i32).abs());
-                    best = best.min(d);
-                }
-            }
-            if best < 99 {
-                let bonus = 240 / (best + 1) - 30;
-                mg[c as usize] += bonus;
-                eg[c as usize] += bonus * 2;
-            }
-        }
-
-        // Lazy exit: far outside the window, mobility and king safety cannot bring
-        // the score back (quiescence asks with its alpha-beta window).
-        let phase = (phase * PHASE_MAX / self.phase_total).min(PHASE_MAX);
-        let taper = |mg: &[i32; 2], eg: &[i32; 2]| {
-            let w = (mg[0] - mg[1]) * phase + (eg[0] - eg[1]) * (PHASE_MAX - phase);
-            let score = w / PHASE_MAX;
-            (if pos.side_to_move() == Color::White {
-                score
-            } else {
-                -score
-            }) + TEMPO
-        };
-        if alpha > -LAZY_OFF || beta < LAZY_OFF {
-            let lazy = taper(&mg, &eg);
+        // Lazy exit: far outside the window, the rest cannot bring the score back
+        // (quiescence asks with its alpha-beta window).
+        let phase = (phase * PHASE_MAX / self.basis.phase_total).min(PHASE_MAX);
+        if !T::ON && (alpha > -LAZY_OFF || beta < LAZY_OFF) {
+            let lazy = taper(&mg, &eg, phase, SCALE_ONE, stm);
             if lazy + self.lazy_margin <= alpha || lazy - self.lazy_margin >= beta {
                 return (lazy, false);
             }
         }
 
-        // Mobility and king attacks.
-        let royal_sq = [
-            pos.royals(Color::White).first(),
-            pos.royals(Color::Black).first(),
-        ];
-        let mut attack_units = [0i32; 2];
-        let mut attackers = [0i32; 2];
-        let occ = pos.occupied();
-        for c in Color::BOTH {
-            let ci = c as usize;
-            let them = c.flip();
-            let their_zone =
-                royal_sq[them as usize].map_or(SquareSet::EMPTY, |k| self.zone[k as usize]);
-            let own = pos.pieces(c);
-            for sq in own.iter() {
-                let t = pos.piece_at(sq).kind();
-                if rules.royal_types & 1u64 << t != 0 {
-                    continue;
-                }
-                let (mob, hits) = self.piece_activity(c, t, sq, &own, &occ, &their_zone);
-                let d = mob - self.mob_base[t as usize];
-                let (wm, we) = self.mob_weight[t as usize];
-                mg[ci] += wm * d / 8;
-                eg[ci] += we * d / 8;
-                if hits > 0 {
-                    attackers[ci] += 1;
-                    attack_units[ci] += hits * self.attack_weight[t as usize];
-                }
-            }
-        }
-        // King danger: attacks near the royal piece, pieces in the enemy's hand that
-        // could be dropped there, minus defenders standing in the zone.
-        for c in Color::BOTH {
-            let ci = c as usize;
-            let them = c.flip() as usize;
-            let Some(k) = royal_sq[ci] else {
-                continue;
+        TYPE_SETS.with_borrow_mut(|sets| {
+            sets.clear();
+            sets.resize(4 * n, SquareSet::EMPTY);
+            let (check_squares, checks_reached) = sets.split_at_mut(2 * n);
+            let mut act = Activity {
+                attacks: [SquareSet::EMPTY; 2],
+                royal_attacks: [SquareSet::EMPTY; 2],
+                hits: [0; 2],
+                by_lesser: [SquareSet::EMPTY; 2],
+                attacker_danger: [0; 2],
+                check_squares,
+                checks_reached,
             };
-            let zone = self.zone[k as usize];
-            let mut danger = attack_units[them];
-            if self.drop_game {
-                for t in 0..n {
-                    let h = pos.hand(c.flip(), t as PieceType) as i32;
-                    danger += h * (self.attack_weight[t] + 1);
-                }
-            } else if attackers[them] < 2 {
-                danger /= 2;
+            self.activity(pos, &mut act, &mut mg, &mut eg, tr);
+            self.threats(pos, &act, &mut mg, &mut eg, tr);
+            for c in Color::BOTH {
+                self.king_danger(pos, c, &act, &mut mg, &mut eg, tr);
             }
-            let defenders = pos.pieces(c).and(&zone).count() as i32 - 1;
-            danger -= defenders;
-            if danger > 0 {
-                let penalty = (danger * danger * 2 * self.king_danger_scale).min(900);
-                mg[ci] -= penalty;
-                eg[ci] -= if self.drop_game { penalty } else { penalty / 4 };
-            }
-        }
-
-        (taper(&mg, &eg), true)
+        });
+        let scale = self.eg_scale(&material, &eg);
+        tr.taper(phase, scale);
+        let score = taper(&mg, &eg, phase, scale, stm);
+        (score.clamp(-EVAL_LIMIT, EVAL_LIMIT), true)
     }
 
-    /// Reachable squares (quiet moves to empty squares, captures of enemy pieces) and
-    /// capture-capable hits on the enemy king zone, walking the piece's targets.
-    #[inline]
-    fn piece_activity(
+    /// Doubled, isolated, connected and passed pawns of colour `c`.
+    fn pawn_structure<T: Trace>(
         &self,
+        pos: &Position,
         c: Color,
-        t: PieceType,
-        sq: Square,
-        own: &SquareSet,
-        occ: &SquareSet,
-        zone: &SquareSet,
-    ) -> (i32, i32) {
-        let mut activity = Activity {
-            own,
-            zone,
-            mob: 0,
-            hits: 0,
-        };
-        self.rules.walk(c, t, sq, occ, &mut activity);
-        (activity.mob, activity.hits)
-    }
-
-    /// Doubled, isolated and passed pawns of colour `c`.
-    fn pawn_structure(&self, pos: &Position, c: Color, p: PieceType) -> (i32, i32) {
+        p: PieceType,
+        tr: &mut T,
+    ) -> [i32; 2] {
         let g = self.rules.variant.geometry;
         let ours = pos.pieces_of(c, p);
         if ours.is_empty() {
-            return (0, 0);
+            return [0, 0];
         }
         let theirs = pos.pieces_of(c.flip(), p);
         let white = c == Color::White;
@@ -500,60 +446,495 @@ impl Evaluator {
             let f = g.file(e) as usize + 1;
             enemy_front[f] = enemy_front[f].max(g.relative_rank(e, white) as i32);
         }
-        let (mut mg, mut eg) = (0, 0);
+        // Squares our pawns protect.
+        let mut protected = SquareSet::EMPTY;
+        for s in ours.iter() {
+            for step in self.rules.steps(c, p, s) {
+                if step.kind() == StepKind::Leap && step.mode().contains(StepMode::CAPTURE) {
+                    protected.insert(step.reach()[0]);
+                }
+            }
+        }
+        let (mut doubled, mut isolated, mut connected) = (0, 0, 0);
+        let (mut passed, mut passed2) = (0.0f32, 0.0f32);
+        let mut score = [0, 0];
+        let last = (g.ranks as f32 - 1.0).max(1.0);
         for s in ours.iter() {
             let f = g.file(s) as usize;
             if files[f] > 1 {
-                mg -= 8;
-                eg -= 16;
+                doubled += 1;
             }
             let left = f > 0 && files[f - 1] > 0;
             let right = f + 1 < g.files as usize && files[f + 1] > 0;
             if !left && !right {
-                mg -= 10;
-                eg -= 12;
+                isolated += 1;
+            }
+            let beside = [-1, 1]
+                .iter()
+                .any(|&dx| g.offset(s, dx, 0).is_some_and(|x| ours.contains(x)));
+            if beside || protected.contains(s) {
+                connected += 1;
             }
             let r = g.relative_rank(s, white) as i32;
             let blocked = enemy_front[f..f + 3].iter().any(|&x| x > r);
             if !blocked {
-                let bonus = self.passed_bonus[r as usize];
-                mg += bonus / 2;
-                eg += bonus;
+                let [a, b] = self.passed[r as usize];
+                score[0] += a;
+                score[1] += b;
+                if T::ON {
+                    let x = r as f32 / last;
+                    passed += x;
+                    passed2 += x * x;
+                }
             }
         }
-        (mg, eg)
+        for (term, cnt, w) in [
+            (GlobalTerm::Doubled, doubled, self.doubled),
+            (GlobalTerm::Isolated, isolated, self.isolated),
+            (GlobalTerm::Connected, connected, self.connected),
+        ] {
+            score[0] += cnt * w[0];
+            score[1] += cnt * w[1];
+            tr.linear(c, global_slot(self.n, term), cnt as f32);
+        }
+        tr.linear(c, global_slot(self.n, GlobalTerm::Passed), passed);
+        tr.linear(c, global_slot(self.n, GlobalTerm::Passed2), passed2);
+        score
+    }
+
+    /// Variant goals (fixed, not tuned): checks to give, flag regions to reach.
+    fn goals<T: Trace>(&self, pos: &Position, mg: &mut [i32; 2], eg: &mut [i32; 2], tr: &mut T) {
+        let v = &self.rules.variant;
+        let g = v.geometry;
+        for c in Color::BOTH {
+            let mut bonus = [0, 0];
+            if v.check_counting {
+                let b = match pos.state().checks_remaining[c as usize] {
+                    1 => 300,
+                    2 => 120,
+                    3 => 40,
+                    _ => 0,
+                };
+                bonus = [b, b];
+            }
+            let region = v.flag_region[c as usize];
+            if !region.is_empty() {
+                let pieces = match v.flag_piece[c as usize] {
+                    Some(t) => pos.pieces_of(c, t),
+                    None => pos.pieces(c),
+                };
+                let mut best = 99;
+                for s in pieces.iter() {
+                    for r in region.iter() {
+                        let d = (g.file(s) as i32 - g.file(r) as i32)
+                            .abs()
+                            .max((g.rank(s) as i32 - g.rank(r) as i32).abs());
+                        best = best.min(d);
+                    }
+                }
+                if best < 99 {
+                    let b = 240 / (best + 1) - 30;
+                    bonus[0] += b;
+                    bonus[1] += 2 * b;
+                }
+            }
+            mg[c as usize] += bonus[0];
+            eg[c as usize] += bonus[1];
+            tr.fixed(c, bonus[0], bonus[1]);
+        }
+    }
+
+    /// Mobility and proximity of every piece, and the attack maps the threats and
+    /// king danger read.
+    fn activity<T: Trace>(
+        &self,
+        pos: &Position,
+        act: &mut Activity,
+        mg: &mut [i32; 2],
+        eg: &mut [i32; 2],
+        tr: &mut T,
+    ) {
+        let n = self.n;
+        let rules = &*self.rules;
+        let royal_sq = [
+            pos.royals(Color::White).first(),
+            pos.royals(Color::Black).first(),
+        ];
+        let occ = pos.occupied();
+        if self.checks {
+            for c in Color::BOTH {
+                if let Some(k) = royal_sq[c.flip() as usize] {
+                    let ci = c as usize;
+                    let out = &mut act.check_squares[ci * n..(ci + 1) * n];
+                    self.check_squares(pos, c, k, &occ, out);
+                }
+            }
+        }
+        for c in Color::BOTH {
+            let ci = c as usize;
+            let them = c.flip();
+            let enemy_royal = royal_sq[them as usize];
+            let zone = enemy_royal.map_or(SquareSet::EMPTY, |k| self.basis.zone[k as usize]);
+            let theirs = pos.pieces(them);
+            let mut danger = 0;
+            for t in 0..n {
+                let tt = t as PieceType;
+                let set = pos.pieces_of(c, tt);
+                if set.is_empty() {
+                    continue;
+                }
+                if rules.royal_types & 1u64 << t != 0 {
+                    for sq in set.iter() {
+                        let targets = piece_targets(rules, c, tt, sq, &occ);
+                        act.royal_attacks[ci] |= targets.captures;
+                    }
+                    continue;
+                }
+                let check_squares = act.check_squares[ci * n + t];
+                // Enemy pieces worth more than this type.
+                let mut bigger = SquareSet::EMPTY;
+                let mut types = self.more_valuable[t];
+                while types != 0 {
+                    let u = types.trailing_zeros() as PieceType;
+                    types &= types - 1;
+                    bigger |= pos.pieces_of(them, u);
+                }
+                let [wm, we] = self.mobility[t];
+                let mob_base = self.basis.mob_base[t];
+                for sq in set.iter() {
+                    let targets = piece_targets(rules, c, tt, sq, &occ);
+                    let reached = targets.moves.minus(&occ).or(&targets.captures.and(&theirs));
+                    act.attacks[ci] |= targets.captures;
+                    act.by_lesser[ci] |= targets.captures.and(&bigger);
+                    let d = count(&reached) + targets.multi - mob_base;
+                    mg[ci] += wm * d / 8;
+                    eg[ci] += we * d / 8;
+                    tr.linear(c, piece_slot(t, PieceTerm::Mobility), d as f32);
+                    let hits = count(&targets.captures.and(&zone));
+                    if hits > 0 {
+                        act.hits[ci] += hits;
+                        danger += self.danger[t].attacker;
+                        tr.danger(them, piece_slot(t, PieceTerm::Attacker), 1.0);
+                    }
+                    if reached.intersects(&check_squares) {
+                        act.checks_reached[ci * n + t] |= reached.and(&check_squares);
+                    }
+                    if let Some(k) = enemy_royal {
+                        let d = self.basis.distance(sq, k);
+                        let [a, b] = self.proximity[t][d];
+                        mg[ci] += a;
+                        eg[ci] += b;
+                        if T::ON {
+                            let f = self.basis.proximity[d];
+                            tr.linear(c, piece_slot(t, PieceTerm::Proximity), f);
+                        }
+                    }
+                }
+            }
+            act.attacker_danger[ci] = danger;
+        }
+    }
+
+    /// The squares from which a piece of colour `c` would attack the royal piece on
+    /// `k`, per type: the attack probes of `k` read backwards.
+    fn check_squares(
+        &self,
+        pos: &Position,
+        c: Color,
+        k: Square,
+        occ: &SquareSet,
+        out: &mut [SquareSet],
+    ) {
+        let own = pos.pieces(c);
+        for p in self.rules.probes(c, k) {
+            let ray = p.ray();
+            let mut found = SquareSet::EMPTY;
+            match p.kind() {
+                ProbeKind::Leap => {
+                    let blocks = p.blocks();
+                    let open = if p.must_jump() {
+                        blocks.iter().all(|&b| occ.contains(b))
+                    } else {
+                        blocks.iter().all(|&b| !occ.contains(b))
+                    };
+                    if open {
+                        found.insert(ray[0]);
+                    }
+                }
+                ProbeKind::Slide => {
+                    for &sq in ray {
+                        found.insert(sq);
+                        if occ.contains(sq) {
+                            break;
+                        }
+                    }
+                }
+                ProbeKind::Hop => {
+                    let mut screen = false;
+                    for &sq in ray {
+                        if screen {
+                            found.insert(sq);
+                        }
+                        if occ.contains(sq) {
+                            if screen {
+                                break;
+                            }
+                            screen = true;
+                        }
+                    }
+                }
+                ProbeKind::Grasshop => {
+                    if occ.contains(ray[0]) {
+                        for &sq in &ray[1..] {
+                            found.insert(sq);
+                            if occ.contains(sq) {
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some(region) = p.from_region() {
+                found = found.and(region);
+            }
+            found = found.minus(&own);
+            if found.is_empty() {
+                continue;
+            }
+            let mut types = p.types() & !self.rules.royal_types;
+            while types != 0 {
+                let t = types.trailing_zeros() as usize;
+                types &= types - 1;
+                out[t] |= found;
+            }
+        }
+    }
+
+    /// Enemy pieces attacked and not defended, and those attacked by cheaper pieces,
+    /// weighed by their estimated value.
+    fn threats<T: Trace>(
+        &self,
+        pos: &Position,
+        act: &Activity,
+        mg: &mut [i32; 2],
+        eg: &mut [i32; 2],
+        tr: &mut T,
+    ) {
+        let royal = pos.royals(Color::White).or(&pos.royals(Color::Black));
+        for c in Color::BOTH {
+            let (ci, ti) = (c as usize, c.flip() as usize);
+            let theirs = pos.pieces(c.flip()).minus(&royal);
+            let ours = act.attacks[ci].or(&act.royal_attacks[ci]);
+            let defended = act.attacks[ti].or(&act.royal_attacks[ti]);
+            let hanging = theirs.and(&ours).minus(&defended);
+            for (set, w, term) in [
+                (hanging, self.hanging, GlobalTerm::Hanging),
+                (
+                    act.by_lesser[ci],
+                    self.threat_by_lesser,
+                    GlobalTerm::ThreatByLesser,
+                ),
+            ] {
+                if set.is_empty() {
+                    continue;
+                }
+                let worth: i32 = set
+                    .iter()
+                    .map(|s| self.basis.estimate[pos.piece_at(s).kind() as usize])
+                    .sum();
+                mg[ci] += w[0] * worth / 100;
+                eg[ci] += w[1] * worth / 100;
+                tr.linear(c, global_slot(self.n, term), worth as f32 / 100.0);
+            }
+        }
+    }
+
+    /// The danger to the royal piece of colour `c` (attacks near it, safe checks,
+    /// pieces the enemy could drop near it, its defenders) and its penalty.
+    fn king_danger<T: Trace>(
+        &self,
+        pos: &Position,
+        c: Color,
+        act: &Activity,
+        mg: &mut [i32; 2],
+        eg: &mut [i32; 2],
+        tr: &mut T,
+    ) {
+        let Some(k) = pos.royals(c).first() else {
+            return;
+        };
+        let n = self.n;
+        let (ci, them) = (c as usize, c.flip());
+        let ti = them as usize;
+        let g = self.rules.variant.geometry;
+        let zone = self.basis.zone[k as usize];
+        let slot = |term: GlobalTerm| global_slot(n, term);
+        let mut danger = self.king_offset + act.attacker_danger[ti] + self.king_hits * act.hits[ti];
+        tr.danger(c, slot(GlobalTerm::KingOffset), 1.0);
+        tr.danger(c, slot(GlobalTerm::KingHits), act.hits[ti] as f32);
+        let weak = zone.and(&act.attacks[ti]).minus(&act.attacks[ci]).count() as i32;
+        danger += self.king_weak * weak;
+        tr.danger(c, slot(GlobalTerm::KingWeak), weak as f32);
+        if self.checks {
+            // Safe: not attacked by the defender (its royal piece included).
+            let safe = g.all().minus(&act.attacks[ci].or(&act.royal_attacks[ci]));
+            for t in 0..n {
+                if act.checks_reached[ti * n + t].intersects(&safe) {
+                    danger += self.danger[t].check;
+                    tr.danger(c, piece_slot(t, PieceTerm::Check), 1.0);
+                }
+            }
+            if self.drop_game {
+                let empty = g.all().minus(&pos.occupied());
+                for t in 0..n {
+                    let h = pos.hand(them, t as PieceType) as i32;
+                    if h == 0 {
+                        continue;
+                    }
+                    let squares = self.drop_targets(pos, them, t as PieceType, &empty);
+                    if squares
+                        .and(&act.check_squares[ti * n + t])
+                        .intersects(&safe)
+                    {
+                        danger += self.danger[t].drop_check;
+                        tr.danger(c, piece_slot(t, PieceTerm::DropCheck), 1.0);
+                    }
+                    if squares.intersects(&zone) {
+                        let h = h.min(2);
+                        danger += self.danger[t].hand * h;
+                        tr.danger(c, piece_slot(t, PieceTerm::HandDanger), h as f32);
+                    }
+                }
+            }
+        }
+        for s in zone.and(&pos.pieces(c)).iter() {
+            let t = pos.piece_at(s).kind() as usize;
+            if self.rules.royal_types & 1u64 << t == 0 {
+                danger += self.danger[t].defender;
+                tr.danger(c, piece_slot(t, PieceTerm::Defender), 1.0);
+            }
+        }
+        if danger > 0 {
+            mg[ci] -= danger * danger / DANGER_DIVISOR;
+            eg[ci] -= danger * self.king_danger_eg / 64;
+        }
+    }
+
+    /// The empty squares where colour `c` may drop a piece of type `t`.
+    #[inline]
+    fn drop_targets(&self, pos: &Position, c: Color, t: PieceType, empty: &SquareSet) -> SquareSet {
+        let v = &self.rules.variant;
+        let mut set = self.basis.drop_squares[c as usize][t as usize].and(empty);
+        if v.drop_no_doubled == Some(t) {
+            let g = v.geometry;
+            let mut files = [0u32; 16];
+            for s in pos.pieces_of(c, t).iter() {
+                files[g.file(s) as usize] += 1;
+            }
+            for (f, &k) in files.iter().enumerate().take(g.files as usize) {
+                if k >= v.drop_no_doubled_count {
+                    set = set.minus(&g.file_set(f as u8));
+                }
+            }
+        }
+        set
+    }
+
+    /// The endgame scale (64ths): towards a draw when the side ahead has no pawns,
+    /// nothing in hand and too little material to mate.
+    fn eg_scale(&self, m: &Material, eg: &[i32; 2]) -> i32 {
+        if self.drop_game || self.rules.royal_types == 0 {
+            return SCALE_ONE;
+        }
+        let (s, w) = if eg[0] >= eg[1] { (0, 1) } else { (1, 0) };
+        if m.pawns[s] > 0 || m.in_hand[s] > 0 || m.pieces[s] - m.pieces[w] >= DRAWISH_EDGE {
+            SCALE_ONE
+        } else if m.pieces[s] <= DRAWISH_EDGE {
+            DRAWISH_SCALE[0]
+        } else {
+            DRAWISH_SCALE[1]
+        }
     }
 }
 
-/// What `piece_activity` counts while walking a piece's targets.
-struct Activity<'s> {
-    own: &'s SquareSet,
-    zone: &'s SquareSet,
-    mob: i32,
-    hits: i32,
+/// Material counts per colour, for the endgame scale.
+#[derive(Default)]
+struct Material {
+    /// Pawn-like pieces on the board.
+    pawns: [i32; 2],
+    /// Estimated value of the other pieces, hands included.
+    pieces: [i32; 2],
+    /// Pieces in hand.
+    in_hand: [i32; 2],
 }
 
-impl Visit<'_> for Activity<'_> {
+/// The number of squares in a set: boards of up to 64 squares use one word of
+/// the four, and a word without squares costs no population count (which is
+/// computed in software on the baseline x86-64 target).
+#[inline]
+fn count(set: &SquareSet) -> i32 {
+    set.0
+        .data
+        .iter()
+        .map(|&w| if w == 0 { 0 } else { w.count_ones() as i32 })
+        .sum()
+}
+
+/// The score from the side to move's view: middlegame and (scaled) endgame
+/// differences blended by the phase.
+#[inline]
+fn taper(mg: &[i32; 2], eg: &[i32; 2], phase: i32, scale: i32, stm: Color) -> i32 {
+    let e = (eg[0] - eg[1]) * scale / SCALE_ONE;
+    let w = ((mg[0] - mg[1]) * phase + e * (PHASE_MAX - phase)) / PHASE_MAX;
+    if stm == Color::White { w } else { -w }
+}
+
+/// Where one piece can go, given the occupancy.
+pub struct Targets {
+    /// Squares its quiet moves reach (the first occupied square of a ray
+    /// included, as for captures).
+    pub moves: SquareSet,
+    /// Squares it attacks (could capture on), own pieces' squares included.
+    pub captures: SquareSet,
+    /// Multi-leg components, not walked (each counts as one target for mobility).
+    pub multi: i32,
+}
+
+/// The targets of a piece of type `t` of colour `c` on `sq`, walking it over the
+/// occupancy: a sliding ray ends at its first occupied square (included), a
+/// hopper's targets lie beyond its screen.
+#[inline(always)]
+pub fn piece_targets(
+    rules: &Ruleset,
+    c: Color,
+    t: PieceType,
+    sq: Square,
+    occ: &SquareSet,
+) -> Targets {
+    let mut out = Targets {
+        moves: SquareSet::EMPTY,
+        captures: SquareSet::EMPTY,
+        multi: 0,
+    };
+    rules.walk(c, t, sq, occ, &mut out);
+    out
+}
+
+impl Visit<'_> for Targets {
     #[inline(always)]
     fn target(&mut self, target: Target) {
-        let capture = target.mode.contains(StepMode::CAPTURE);
-        if capture && self.zone.contains(target.to) {
-            self.hits += 1;
+        if target.mode.contains(StepMode::MOVE) {
+            self.moves.insert(target.to);
         }
-        let reachable = if target.occupied {
-            capture && !self.own.contains(target.to)
-        } else {
-            target.mode.contains(StepMode::MOVE)
-        };
-        if reachable {
-            self.mob += 1;
+        if target.mode.contains(StepMode::CAPTURE) {
+            self.captures.insert(target.to);
         }
     }
 
-    /// A multi-leg component counts as one reachable square.
+    /// A multi-leg component counts as one target.
     #[inline(always)]
     fn multi(&mut self, _: MultiLeg<'_>, _: StepMode) {
-        self.mob += 1;
+        self.multi += 1;
     }
 }
 
@@ -570,6 +951,6 @@ mod tests {
         let v = |c: char| e.value(rules.variant.type_of_letter(c).unwrap());
         assert!(v('p') < v('n') && v('n') <= v('b') + 60 && v('b') < v('r') && v('r') < v('q'));
         let pos = Position::start(&rules);
-        assert_eq!(e.evaluate(&pos), TEMPO);
+        assert_eq!(e.evaluate(&pos), e.tempo[0]);
     }
 }

@@ -120,13 +120,14 @@ pub fn profile(rules: &Ruleset, t: PieceType) -> MoveProfile {
     }
 }
 
-/// Material values (mg, eg) in centipawns for every type of the variant.
-pub fn piece_values(rules: &Ruleset) -> (Vec<i32>, Vec<i32>) {
+/// Estimated material values in centipawns for every type of the variant, from the
+/// pieces' moves alone (the variant file's values left aside): the basis of the
+/// generic weights, and the fixed scale by which the evaluation weighs threatened
+/// pieces, measures the game phase and spots drawn material.
+pub fn estimated_values(rules: &Ruleset) -> Vec<i32> {
     let v = &rules.variant;
     let n = v.num_types();
     let profiles: Vec<MoveProfile> = (0..n).map(|t| profile(rules, t as PieceType)).collect();
-    // Board size: the same piece is worth a little more on a bigger board, but
-    // values are relative, so normalise by the average square count.
     let mut base: Vec<f64> = profiles
         .iter()
         .enumerate()
@@ -161,14 +162,9 @@ pub fn piece_values(rules: &Ruleset) -> (Vec<i32>, Vec<i32>) {
         if v.pieces[t].royal {
             continue;
         }
-        let pawnlike =
-            Some(t as PieceType) == rules.pawn_type || v.promotion_pawn_types[0] & 1 << t != 0;
         let mut best_promo: f64 = 0.0;
-        if pawnlike {
-            let mut ps = v.promotion_piece_types[0];
-            while ps != 0 {
-                let p = ps.trailing_zeros() as usize;
-                ps &= ps - 1;
+        if is_pawnlike(rules, t as PieceType) {
+            for p in types_of(v.promotion_piece_types[0]) {
                 best_promo = best_promo.max(base[p]);
             }
         }
@@ -179,17 +175,52 @@ pub fn piece_values(rules: &Ruleset) -> (Vec<i32>, Vec<i32>) {
             base[t] += (best_promo - base[t]) * 0.03;
         }
     }
-    let mut mg = vec![0; n];
-    let mut eg = vec![0; n];
-    for t in 0..n {
-        let est = base[t].round() as i32;
-        mg[t] = v.piece_value_mg[t].map(file_value).unwrap_or(est);
-        eg[t] = v.piece_value_eg[t]
-            .map(file_value)
-            .or(v.piece_value_mg[t].map(file_value))
-            .unwrap_or(est);
+    // Where captured pieces change sides, a capture swings twice the victim's value
+    // and the cheapest piece can be dropped anywhere: the values lie closer to the
+    // cheapest piece's (half the distance).
+    if v.captures_to_hand {
+        let cheapest = (0..n)
+            .filter(|&t| !v.pieces[t].royal)
+            .map(|t| base[t])
+            .fold(f64::INFINITY, f64::min);
+        if cheapest.is_finite() {
+            for (t, x) in base.iter_mut().enumerate() {
+                if !v.pieces[t].royal && *x > cheapest {
+                    *x = cheapest + (*x - cheapest) / 2.0;
+                }
+            }
+        }
     }
+    base.iter().map(|x| x.round() as i32).collect()
+}
+
+/// Material values (mg, eg) in centipawns: the variant file's `pieceValueMg` and
+/// `pieceValueEg` where it gives them, the estimate otherwise.
+pub fn piece_values(rules: &Ruleset) -> (Vec<i32>, Vec<i32>) {
+    let v = &rules.variant;
+    let est = estimated_values(rules);
+    let mg = (0..v.num_types())
+        .map(|t| v.piece_value_mg[t].map(file_value).unwrap_or(est[t]))
+        .collect();
+    let eg = (0..v.num_types())
+        .map(|t| {
+            v.piece_value_eg[t]
+                .or(v.piece_value_mg[t])
+                .map(file_value)
+                .unwrap_or(est[t])
+        })
+        .collect();
     (mg, eg)
+}
+
+/// Does the type promote like a pawn (the variant's pawn, or a promotion pawn type)?
+pub fn is_pawnlike(rules: &Ruleset, t: PieceType) -> bool {
+    Some(t) == rules.pawn_type || rules.variant.promotion_pawn_types[0] & 1 << t != 0
+}
+
+/// The types of a set, in order.
+pub fn types_of(set: u64) -> impl Iterator<Item = usize> {
+    (0..64).filter(move |&t| set & 1u64 << t != 0)
 }
 
 /// Value of a piece with `m` weighted empty-board targets. Calibrated on the knight

@@ -41,3 +41,13 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
         include_str!("../../variants/menagerie.ini"),
     ),
 ];
+
+/// (variant name, contents) of the evaluation weights in `variants/weights/`: one
+/// file per tuned variant, each with the commands that made it in its header.
+pub const BUILTIN_WEIGHTS: &[(&str, &str)] = &[
+    (
+        "crazyhouse",
+        include_str!("../../variants/weights/crazyhouse.txt"),
+    ),
+    ("shogi", include_str!("../../variants/weights/shogi.txt")),
+];

@@ -7,14 +7,17 @@ pub mod names;
 pub mod pieces;
 mod registry;
 mod spec;
+pub mod weights;
 
-pub use builtin::BUILTIN_FILES;
+pub use builtin::{BUILTIN_FILES, BUILTIN_WEIGHTS};
 pub use names::UnknownVariant;
 pub use registry::{BUILTIN_SOURCE, LoadCheck, LoadReport, Refusal, VariantSet};
 
 use crate::types::{Color, Geometry, PieceType, SquareSet, TypeSet};
 use crate::xbetza::PieceMoves;
 use std::fmt;
+use std::sync::Arc;
+use weights::Weights;
 
 /// The result of a game-ending rule for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,6 +200,10 @@ pub struct Variant {
     pub mutually_immune_types: TypeSet,
     pub pass: [bool; 2],
     pub pass_on_stalemate: [bool; 2],
+
+    /// Evaluation weights from the variant's weights file (or its parent's, when
+    /// the child plays with the same pieces); `None`: derived from the pieces.
+    pub weights: Option<Arc<Weights>>,
 }
 
 impl Variant {

@@ -5,16 +5,22 @@
 //! move generator's walk budget and its start position can be set up. Both are the
 //! board layer's business, above this one, so the set is built with that test
 //! ([`LoadCheck`]; the engine passes `board::check_variant`).
+//!
+//! Each variant gets its evaluation weights here: the built-in file of its name
+//! (`variants/weights/NAME.txt`), or for a variant of a user's file
+//! `weights/NAME.txt` beside that file, or else its parent's when it plays with the
+//! parent's pieces on the parent's board.
 
 use super::ini::{Section, read_sections};
 use super::names::{UnknownVariant, canonical_name};
 use super::spec::{Applier, Spec};
-use super::{BUILTIN_FILES, LoadError, Variant};
+use super::weights::Weights;
+use super::{BUILTIN_FILES, BUILTIN_WEIGHTS, LoadError, Variant};
 use crate::types::PieceType;
 use indexmap::IndexMap;
 use std::collections::HashMap;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// What loading one file did.
@@ -102,7 +108,11 @@ impl VariantSet {
     pub fn builtin(check: LoadCheck) -> VariantSet {
         let mut set = VariantSet::empty(check);
         for (name, text) in BUILTIN_FILES {
-            let report = set.load_str(&format!("{BUILTIN_SOURCE}{name}"), text);
+            let report = set.load_text(
+                &format!("{BUILTIN_SOURCE}{name}"),
+                text,
+                WeightsSource::Builtin,
+            );
             debug_assert!(report.errors.is_empty(), "{:?}", report.errors);
         }
         set
@@ -134,12 +144,13 @@ impl VariantSet {
         self.variants.is_empty()
     }
 
-    /// Load a file from disk. A file that cannot be read is one error, at line 0
-    /// (the whole file).
+    /// Load a file from disk (with the weights files in `weights/` beside it). A
+    /// file that cannot be read is one error, at line 0 (the whole file).
     pub fn load_file(&mut self, path: &Path) -> LoadReport {
         let file = path.display().to_string();
+        let dir = path.parent().unwrap_or(Path::new("")).join("weights");
         match read_variant_file(path) {
-            Ok(text) => self.load_str(&file, &text),
+            Ok(text) => self.load_text(&file, &text, WeightsSource::Dir(dir)),
             Err(reason) => LoadReport {
                 errors: vec![LoadError::new(&file, 0, "", "", "", &reason)],
                 ..LoadReport::default()
@@ -147,9 +158,14 @@ impl VariantSet {
         }
     }
 
-    /// Load variant definitions from text; `file` names it in messages.
-    /// Every section is independent: one bad section never stops the others.
+    /// Load variant definitions from text; `file` names it in messages. Its
+    /// variants get no weights file of their own (they may inherit their parent's).
     pub fn load_str(&mut self, file: &str, text: &str) -> LoadReport {
+        self.load_text(file, text, WeightsSource::None)
+    }
+
+    /// Every section is independent: one bad section never stops the others.
+    fn load_text(&mut self, file: &str, text: &str, weights: WeightsSource) -> LoadReport {
         let (sections, mut errors) = read_sections(file, text);
         let mut loaded = Vec::new();
         let mut notes = Vec::new();
@@ -184,6 +200,11 @@ impl VariantSet {
                         continue;
                     }
                 };
+            let mut variant = variant;
+            let (w, errs) = self.weights_for(&variant, &weights);
+            // A bad weights line is reported; the variant still loads.
+            errors.extend(errs);
+            variant.weights = w;
             if let Err(refusal) = (self.check)(&variant) {
                 errors.push(match refusal {
                     Refusal::PieceMoves { piece, reason } => {
@@ -220,6 +241,71 @@ impl VariantSet {
             notes,
         }
     }
+
+    /// The weights of a variant being loaded, and the errors of its weights file.
+    fn weights_for(
+        &self,
+        v: &Variant,
+        source: &WeightsSource,
+    ) -> (Option<Arc<Weights>>, Vec<LoadError>) {
+        let own = match source {
+            WeightsSource::Builtin => BUILTIN_WEIGHTS
+                .iter()
+                .find(|(n, _)| *n == v.name)
+                .map(|(n, text)| (format!("{BUILTIN_SOURCE}weights/{n}.txt"), text.to_string())),
+            WeightsSource::Dir(dir) => {
+                let path = dir.join(format!("{}.txt", v.name));
+                let file = path.display().to_string();
+                if !path.exists() {
+                    None
+                } else {
+                    match read_variant_file(&path) {
+                        Ok(text) => Some((file, text)),
+                        Err(reason) => {
+                            let reason = format!("weights file: {reason}");
+                            return (
+                                None,
+                                vec![LoadError::new(&file, 0, &v.name, "", "", &reason)],
+                            );
+                        }
+                    }
+                }
+            }
+            WeightsSource::None => None,
+        };
+        if let Some((file, text)) = own {
+            let (w, errors) = Weights::parse(&file, &text, v);
+            return (Some(Arc::new(w)), errors);
+        }
+        let parent = v.parent.as_ref().and_then(|p| self.variants.get(p));
+        match parent {
+            Some(p) if same_game_material(p, v) => (p.weights.clone(), Vec::new()),
+            _ => (None, Vec::new()),
+        }
+    }
+}
+
+/// Where the weights files of the variants being loaded are.
+enum WeightsSource {
+    /// Compiled in (`BUILTIN_WEIGHTS`).
+    Builtin,
+    /// `NAME.txt` in this folder.
+    Dir(PathBuf),
+    /// None of their own.
+    None,
+}
+
+/// Do two variants play with the same pieces on the same board, with the same
+/// hands? Then weights fitted to one suit the other.
+fn same_game_material(a: &Variant, b: &Variant) -> bool {
+    a.geometry == b.geometry
+        && a.pieces.len() == b.pieces.len()
+        && a.pieces
+            .iter()
+            .zip(&b.pieces)
+            .all(|(x, y)| x.letter == y.letter && x.betza == y.betza && x.royal == y.royal)
+        && a.piece_drops == b.piece_drops
+        && a.captures_to_hand == b.captures_to_hand
 }
 
 /// The line of the section that set `key`, or the section's header when the key

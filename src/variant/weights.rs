@@ -1,0 +1,451 @@
+//! Evaluation weights as data: the vocabulary of a weights file and its reader.
+//!
+//! A weights file belongs to one variant (`variants/weights/NAME.txt` for the
+//! built-in ones, `weights/NAME.txt` beside a user's variant file). Each line sets
+//! one weight of the evaluation:
+//!
+//! ```text
+//! # comment
+//! tempo = 18 9            a term of the whole position: middlegame, endgame
+//! value N = 310 295       a term of one piece type (its letter): middlegame, endgame
+//! attacker N = 40         a king-danger term: one number (danger units)
+//! ```
+//!
+//! Terms marked *danger* add up to the king-danger units of a side, which the
+//! evaluation turns into a penalty (quadratic in the middlegame); every other term
+//! is a middlegame and an endgame value in centipawns per unit of its feature.
+//! What each term measures is the evaluation's business (`eval`); this layer
+//! knows only the names, reads the numbers and says where a file is wrong. A term
+//! the file leaves out keeps the value the evaluation derives from the pieces.
+
+use super::{LoadError, Variant};
+
+/// A term of one piece type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PieceTerm {
+    /// Material on the board.
+    Value,
+    /// Material in hand.
+    Hand,
+    /// Per square the piece can move to, beyond what the type typically has.
+    Mobility,
+    /// By the piece's relative rank, 0 on its first rank to 1 on the last.
+    Advance,
+    /// By the square of the relative rank.
+    Advance2,
+    /// By how central its file is (0 on an edge file, 1 in the middle).
+    Centre,
+    /// By how many squares the piece reaches from its square on an empty board,
+    /// against its average (in pawns of estimated value).
+    Reach,
+    /// By its closeness to the enemy royal piece (1 next to it, 0 across the board).
+    Proximity,
+    /// Danger: the piece attacks a square next to the enemy royal piece.
+    Attacker,
+    /// Danger: a piece of the type can give a safe check by moving.
+    Check,
+    /// Danger: a piece of the type in hand can give a safe check by a drop.
+    DropCheck,
+    /// Danger: per piece of the type in hand (at most two) that can be dropped next
+    /// to the enemy royal piece.
+    HandDanger,
+    /// Danger (usually negative): per own piece of the type next to the royal piece.
+    Defender,
+}
+
+/// A term of the whole position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlobalTerm {
+    /// For the side to move.
+    Tempo,
+    /// Per pawn with another of its side on its file.
+    Doubled,
+    /// Per pawn with no pawn of its side on a neighbouring file.
+    Isolated,
+    /// Per pawn protected by a pawn or beside one.
+    Connected,
+    /// Per passed pawn, by its relative rank (0..1).
+    Passed,
+    /// Per passed pawn, by the square of its relative rank.
+    Passed2,
+    /// Per enemy piece attacked and not defended, by its estimated value in pawns.
+    Hanging,
+    /// Per enemy piece attacked by a cheaper piece, by its estimated value in pawns.
+    ThreatByLesser,
+    /// Danger: per attack on a square next to the enemy royal piece.
+    KingHits,
+    /// Danger: per square next to the enemy royal piece that we attack and the
+    /// enemy does not defend.
+    KingWeak,
+    /// Danger: a constant (usually negative: a few attacks are harmless).
+    KingOffset,
+    /// The endgame penalty per danger unit, in 64ths of a centipawn.
+    KingDangerEg,
+    /// How far the terms after the evaluation's cheap part (material, squares, pawns)
+    /// may move the score, in centipawns: beyond it from the search window, the cheap
+    /// part is taken for the whole (lazy evaluation). The tuner measures it on its
+    /// data; it is not fitted.
+    LazyMargin,
+}
+
+impl PieceTerm {
+    pub const ALL: [PieceTerm; 13] = [
+        PieceTerm::Value,
+        PieceTerm::Hand,
+        PieceTerm::Mobility,
+        PieceTerm::Advance,
+        PieceTerm::Advance2,
+        PieceTerm::Centre,
+        PieceTerm::Reach,
+        PieceTerm::Proximity,
+        PieceTerm::Attacker,
+        PieceTerm::Check,
+        PieceTerm::DropCheck,
+        PieceTerm::HandDanger,
+        PieceTerm::Defender,
+    ];
+    pub const COUNT: usize = PieceTerm::ALL.len();
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PieceTerm::Value => "value",
+            PieceTerm::Hand => "hand",
+            PieceTerm::Mobility => "mobility",
+            PieceTerm::Advance => "advance",
+            PieceTerm::Advance2 => "advance2",
+            PieceTerm::Centre => "centre",
+            PieceTerm::Reach => "reach",
+            PieceTerm::Proximity => "proximity",
+            PieceTerm::Attacker => "attacker",
+            PieceTerm::Check => "check",
+            PieceTerm::DropCheck => "drop_check",
+            PieceTerm::HandDanger => "hand_danger",
+            PieceTerm::Defender => "defender",
+        }
+    }
+
+    /// Danger terms are one number; the others a middlegame and an endgame value.
+    pub fn is_danger(self) -> bool {
+        matches!(
+            self,
+            PieceTerm::Attacker
+                | PieceTerm::Check
+                | PieceTerm::DropCheck
+                | PieceTerm::HandDanger
+                | PieceTerm::Defender
+        )
+    }
+}
+
+impl GlobalTerm {
+    pub const ALL: [GlobalTerm; 13] = [
+        GlobalTerm::Tempo,
+        GlobalTerm::Doubled,
+        GlobalTerm::Isolated,
+        GlobalTerm::Connected,
+        GlobalTerm::Passed,
+        GlobalTerm::Passed2,
+        GlobalTerm::Hanging,
+        GlobalTerm::ThreatByLesser,
+        GlobalTerm::KingHits,
+        GlobalTerm::KingWeak,
+        GlobalTerm::KingOffset,
+        GlobalTerm::KingDangerEg,
+        GlobalTerm::LazyMargin,
+    ];
+    pub const COUNT: usize = GlobalTerm::ALL.len();
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GlobalTerm::Tempo => "tempo",
+            GlobalTerm::Doubled => "doubled",
+            GlobalTerm::Isolated => "isolated",
+            GlobalTerm::Connected => "connected",
+            GlobalTerm::Passed => "passed",
+            GlobalTerm::Passed2 => "passed2",
+            GlobalTerm::Hanging => "hanging",
+            GlobalTerm::ThreatByLesser => "threat_by_lesser",
+            GlobalTerm::KingHits => "king_hits",
+            GlobalTerm::KingWeak => "king_weak",
+            GlobalTerm::KingOffset => "king_offset",
+            GlobalTerm::KingDangerEg => "king_danger_eg",
+            GlobalTerm::LazyMargin => "lazy_margin",
+        }
+    }
+
+    /// One number (danger units, or a scale) rather than a middlegame/endgame pair.
+    pub fn is_single(self) -> bool {
+        matches!(
+            self,
+            GlobalTerm::KingHits
+                | GlobalTerm::KingWeak
+                | GlobalTerm::KingOffset
+                | GlobalTerm::KingDangerEg
+                | GlobalTerm::LazyMargin
+        )
+    }
+}
+
+/// Which weight a line sets.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Piece(usize, usize),
+    Global(usize),
+}
+
+/// The weights a file gives: `None` where it leaves a term out. Single-number
+/// terms keep their number in both places of the pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    /// Where the weights come from (a path, or `builtin:weights/NAME.txt`).
+    pub file: String,
+    /// Per piece type, per [`PieceTerm`].
+    pub piece: Vec<[Option<[f64; 2]>; PieceTerm::COUNT]>,
+    /// Per [`GlobalTerm`].
+    pub global: [Option<[f64; 2]>; GlobalTerm::COUNT],
+}
+
+impl Weights {
+    /// No weight given.
+    pub fn empty(file: &str, num_types: usize) -> Weights {
+        Weights {
+            file: file.to_string(),
+            piece: vec![[None; PieceTerm::COUNT]; num_types],
+            global: [None; GlobalTerm::COUNT],
+        }
+    }
+
+    /// Read a weights file for `variant`. Every bad line is one error (file:line,
+    /// the key, the value, why); the lines that are right still count.
+    pub fn parse(file: &str, text: &str, variant: &Variant) -> (Weights, Vec<LoadError>) {
+        let mut w = Weights::empty(file, variant.num_types());
+        let mut errors = Vec::new();
+        let mut seen: Vec<(Slot, usize)> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let raw = if i == 0 {
+                raw.trim_start_matches('\u{feff}')
+            } else {
+                raw
+            };
+            let text = raw.split('#').next().unwrap_or("").trim();
+            if text.is_empty() {
+                continue;
+            }
+            let err = |key: &str, value: &str, reason: &str| {
+                LoadError::new(file, line, &variant.name, key, value, reason)
+            };
+            let Some((key, value)) = text.split_once('=') else {
+                errors.push(LoadError::syntax(
+                    file,
+                    line,
+                    text,
+                    "expected 'term = numbers' or 'term LETTER = numbers'",
+                ));
+                continue;
+            };
+            let (key, value) = (key.trim(), value.trim());
+            let mut words = key.split_whitespace();
+            let name = words.next().unwrap_or("");
+            let letter = words.next();
+            if words.next().is_some() {
+                errors.push(err(
+                    key,
+                    value,
+                    "a key is a term name and at most one piece letter",
+                ));
+                continue;
+            }
+            let numbers: Option<Vec<f64>> = value
+                .split_whitespace()
+                .map(|x| {
+                    x.parse::<f64>()
+                        .ok()
+                        .filter(|x| x.is_finite() && x.abs() < 1e6)
+                })
+                .collect();
+            let Some(numbers) = numbers else {
+                errors.push(err(
+                    key,
+                    value,
+                    "the values must be numbers (like 12, -3.5)",
+                ));
+                continue;
+            };
+            let pair = |single: bool| -> Result<[f64; 2], String> {
+                match (single, numbers.as_slice()) {
+                    (true, [x]) => Ok([*x, *x]),
+                    (false, [m, e]) => Ok([*m, *e]),
+                    (true, _) => Err("this term takes one number".to_string()),
+                    (false, _) => {
+                        Err("this term takes two numbers (middlegame, endgame)".to_string())
+                    }
+                }
+            };
+            // Which weight the line sets, and its numbers.
+            let target = if let Some(term) = PieceTerm::ALL.iter().find(|t| t.name() == name) {
+                let mut chars = letter.unwrap_or("").chars();
+                match (chars.next(), chars.next()) {
+                    (None, _) => Err("a piece term needs a piece letter".to_string()),
+                    (Some(c), None) => match variant.type_of_letter(c) {
+                        Some(t) => pair(term.is_danger())
+                            .map(|p| (Slot::Piece(t as usize, *term as usize), p)),
+                        None => Err("no piece of the variant has that letter".to_string()),
+                    },
+                    _ => Err("a piece letter is one character".to_string()),
+                }
+            } else if let Some(term) = GlobalTerm::ALL.iter().find(|t| t.name() == name) {
+                if letter.is_some() {
+                    Err("this term takes no piece letter".to_string())
+                } else {
+                    pair(term.is_single()).map(|p| (Slot::Global(*term as usize), p))
+                }
+            } else {
+                Err("unknown term".to_string())
+            };
+            let (slot, numbers) = match target {
+                Ok(x) => x,
+                Err(reason) => {
+                    errors.push(err(key, value, &reason));
+                    continue;
+                }
+            };
+            if let Some((_, first)) = seen.iter().find(|(s, _)| *s == slot) {
+                errors.push(err(
+                    key,
+                    value,
+                    &format!("set twice (first on line {first})"),
+                ));
+                continue;
+            }
+            seen.push((slot, line));
+            match slot {
+                Slot::Piece(t, k) => w.piece[t][k] = Some(numbers),
+                Slot::Global(k) => w.global[k] = Some(numbers),
+            }
+        }
+        (w, errors)
+    }
+
+    /// The file text for these weights (every term given), after `header` lines
+    /// (written as comments).
+    pub fn to_text(&self, variant: &Variant, header: &[String]) -> String {
+        let mut out = String::new();
+        for h in header {
+            if h.is_empty() {
+                out.push_str("#\n");
+            } else {
+                out.push_str(&format!("# {h}\n"));
+            }
+        }
+        out.push('\n');
+        for term in GlobalTerm::ALL {
+            if let Some([m, e]) = self.global[term as usize] {
+                if term.is_single() {
+                    out.push_str(&format!("{} = {}\n", term.name(), number(m)));
+                } else {
+                    out.push_str(&format!("{} = {} {}\n", term.name(), number(m), number(e)));
+                }
+            }
+        }
+        for term in PieceTerm::ALL {
+            out.push('\n');
+            for (t, p) in self.piece.iter().enumerate() {
+                if let Some([m, e]) = p[term as usize] {
+                    let letter = variant.pieces[t].letter;
+                    if term.is_danger() {
+                        out.push_str(&format!("{} {letter} = {}\n", term.name(), number(m)));
+                    } else {
+                        out.push_str(&format!(
+                            "{} {letter} = {} {}\n",
+                            term.name(),
+                            number(m),
+                            number(e)
+                        ));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A weight as written: whole numbers without a point, others to a tenth.
+fn number(x: f64) -> String {
+    let tenth = (x * 10.0).round() / 10.0;
+    if tenth == tenth.trunc() {
+        format!("{}", tenth as i64)
+    } else {
+        format!("{tenth:.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::VariantSet;
+
+    fn chess() -> std::sync::Arc<Variant> {
+        // (The layers above check variants; this one only reads them.)
+        let set = VariantSet::builtin(|_| Ok(()));
+        set.get("chess").unwrap()
+    }
+
+    #[test]
+    fn a_good_file_sets_the_weights_it_names() {
+        let v = chess();
+        let text = "# a comment\ntempo = 18 9\nvalue N = 310 295  # knight\nattacker Q = 40\n\n";
+        let (w, errors) = Weights::parse("w.txt", text, &v);
+        assert!(errors.is_empty(), "{errors:?}");
+        let n = v.type_of_letter('n').unwrap() as usize;
+        let q = v.type_of_letter('q').unwrap() as usize;
+        assert_eq!(w.global[GlobalTerm::Tempo as usize], Some([18.0, 9.0]));
+        assert_eq!(w.piece[n][PieceTerm::Value as usize], Some([310.0, 295.0]));
+        assert_eq!(w.piece[q][PieceTerm::Attacker as usize], Some([40.0, 40.0]));
+        assert_eq!(w.piece[n][PieceTerm::Mobility as usize], None);
+        // What the file says, written back, reads the same.
+        let (again, errors) = Weights::parse("w.txt", &w.to_text(&v, &["h".to_string()]), &v);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(again, w);
+    }
+
+    #[test]
+    fn every_bad_line_is_an_error_with_file_and_line() {
+        let v = chess();
+        let text = "\
+tempo = 18 9
+tempo 18
+value Z = 100 100
+value N = 300
+attacker N = 1 2
+bishop_pair = 30 30
+tempo = 1 1
+value N = abc 3
+value = 1 2
+value N B = 1 2
+tempo N = 1 2
+value N = inf 1
+mobility B = 4 3
+";
+        let (w, errors) = Weights::parse("my/weights.txt", text, &v);
+        let got: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        let want = [
+            "my/weights.txt:2: tempo 18: expected 'term = numbers' or 'term LETTER = numbers'",
+            "my/weights.txt:3: [chess] value Z = 100 100: no piece of the variant has that letter",
+            "my/weights.txt:4: [chess] value N = 300: this term takes two numbers (middlegame, endgame)",
+            "my/weights.txt:5: [chess] attacker N = 1 2: this term takes one number",
+            "my/weights.txt:6: [chess] bishop_pair = 30 30: unknown term",
+            "my/weights.txt:7: [chess] tempo = 1 1: set twice (first on line 1)",
+            "my/weights.txt:8: [chess] value N = abc 3: the values must be numbers (like 12, -3.5)",
+            "my/weights.txt:9: [chess] value = 1 2: a piece term needs a piece letter",
+            "my/weights.txt:10: [chess] value N B = 1 2: a key is a term name and at most one piece letter",
+            "my/weights.txt:11: [chess] tempo N = 1 2: this term takes no piece letter",
+            "my/weights.txt:12: [chess] value N = inf 1: the values must be numbers (like 12, -3.5)",
+        ];
+        assert_eq!(got, want);
+        // The good lines still count.
+        let b = v.type_of_letter('b').unwrap() as usize;
+        assert_eq!(w.global[GlobalTerm::Tempo as usize], Some([18.0, 9.0]));
+        assert_eq!(w.piece[b][PieceTerm::Mobility as usize], Some([4.0, 3.0]));
+    }
+}
