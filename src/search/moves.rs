@@ -6,7 +6,7 @@
 
 use super::busy::{BusyMoves, DEFER_DEPTH, PutOff};
 use super::history::{History, last_mover};
-use super::movepick::{MovePicker, OrderCtx, captured_type, moved_type, quiet_history};
+use super::movepick::{MovePicker, captured_type, moved_type, quiet_history};
 use super::node::Node;
 use super::params;
 use super::score::{INF, MATE_BOUND, to_tt, value_score};
@@ -114,19 +114,10 @@ impl Worker {
         let mut put_off = PutOff::<32>::new();
         let mut picker_done = false;
         loop {
-            let ctx = OrderCtx {
-                rules: &self.rules,
-                eval: &self.eval,
-                hist: &self.hist,
-                cont,
-            };
             // `legal`: the move's number among the legal moves.
             let (m, legal, first_pass) = if !picker_done
-                && let Some(m) = picker.next(&ctx, &mut self.pos, &mut self.scratch)
+                && let Some(m) = self.next_legal(&mut picker, cont, &info, n.excluded)
             {
-                if m == n.excluded || !self.rules.is_legal_with(&mut self.pos, m, &info) {
-                    continue;
-                }
                 legal_moves += 1;
                 (m, legal_moves, true)
             } else if let Some((m, number)) = put_off.pop(&self.shared.busy, n.key) {

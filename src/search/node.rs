@@ -3,7 +3,7 @@
 //! node without looking at its moves (razoring, reverse futility, null move, ProbCut).
 //! The move loop is in `moves.rs`.
 
-use super::movepick::{MovePicker, OrderCtx, moved_type};
+use super::movepick::{MovePicker, moved_type};
 use super::params;
 use super::score::{INF, MATE, MATE_BOUND, MAX_PLY, from_tt, value_score};
 use super::tt::{Bound, EVAL_NONE, Probe};
@@ -236,18 +236,9 @@ impl Worker {
         let mut tried = 0;
         let mut result = None;
         while tried < params::PROBCUT_MOVES + params::PROBCUT_MOVES * n.cut as usize {
-            let ctx = OrderCtx {
-                rules: &self.rules,
-                eval: &self.eval,
-                hist: &self.hist,
-                cont,
-            };
-            let Some(m) = picker.next(&ctx, &mut self.pos, &mut self.scratch) else {
+            let Some(m) = self.next_legal(&mut picker, cont, &info, Move::NONE) else {
                 break;
             };
-            if !self.rules.is_legal_with(&mut self.pos, m, &info) {
-                continue;
-            }
             tried += 1;
             let piece_to = self.hist.piece_to(moved_type(&self.pos, m), m.to());
             self.stack[ply].cont_row = Some(self.hist.row(piece_to));

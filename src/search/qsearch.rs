@@ -3,7 +3,7 @@
 //! that lose material by static exchange, and those that cannot reach alpha even if
 //! the victim were free, are skipped.
 
-use super::movepick::{MovePicker, OrderCtx, moved_type};
+use super::movepick::{MovePicker, moved_type};
 use super::node::bound_allows;
 use super::params;
 use super::score::{INF, MAX_PLY, from_tt, to_tt, value_score};
@@ -63,19 +63,7 @@ impl Worker {
         let mut legal = 0;
         let mut best_move = Move::NONE;
         let cont = self.cont_rows(ply);
-        loop {
-            let ctx = OrderCtx {
-                rules: &self.rules,
-                eval: &self.eval,
-                hist: &self.hist,
-                cont,
-            };
-            let Some(m) = picker.next(&ctx, &mut self.pos, &mut self.scratch) else {
-                break;
-            };
-            if !self.rules.is_legal_with(&mut self.pos, m, &info) {
-                continue;
-            }
+        while let Some(m) = self.next_legal(&mut picker, cont, &info, Move::NONE) {
             legal += 1;
             // Checking drops that lose the dropped piece are not worth a look.
             if !in_check

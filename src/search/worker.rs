@@ -7,13 +7,14 @@
 use super::checks::CheckHints;
 use super::history::History;
 use super::live::Live;
-use super::movepick::PickBuf;
+use super::movepick::{MovePicker, OrderCtx, PickBuf};
 use super::score::{INF, MATE_BOUND, MAX_PLY, to_score};
 use super::shared::{RootMove, Shared};
 use super::timeman::TimeManager;
 use super::{Event, Info, Limits, Score};
 use crate::board::{Position, Ruleset, StepMode};
 use crate::eval::Evaluator;
+use crate::movegen::NodeInfo;
 use crate::rules;
 use crate::types::{Color, Move, MoveList, PieceType};
 use crate::variant::GameValue;
@@ -461,6 +462,30 @@ impl Worker {
     }
 
     /// Continuation rows of the moves one, two and four plies before `ply`.
+    /// The picker's next legal move other than `excluded` (`Move::NONE` excludes
+    /// nothing); None when it has no more.
+    #[inline]
+    pub(super) fn next_legal(
+        &mut self,
+        picker: &mut MovePicker,
+        cont: [Option<usize>; 3],
+        info: &NodeInfo,
+        excluded: Move,
+    ) -> Option<Move> {
+        loop {
+            let ctx = OrderCtx {
+                rules: &self.rules,
+                eval: &self.eval,
+                hist: &self.hist,
+                cont,
+            };
+            let m = picker.next(&ctx, &mut self.pos, &mut self.scratch)?;
+            if m != excluded && self.rules.is_legal_with(&mut self.pos, m, info) {
+                return Some(m);
+            }
+        }
+    }
+
     pub(super) fn cont_rows(&self, ply: usize) -> [Option<usize>; 3] {
         let back = |n: usize| ply.checked_sub(n).and_then(|p| self.stack[p].cont_row);
         [back(1), back(2), back(4)]
