@@ -5,6 +5,12 @@
 use super::tables::{Probe, ProbeKind};
 use super::{Position, Ruleset};
 use crate::types::{Color, MoveKind, MoveList, PieceType, Square, SquareSet};
+use std::cell::RefCell;
+
+thread_local! {
+    /// The move list `complex_attack` generates a piece's moves into.
+    static COMPLEX_SCRATCH: RefCell<MoveList> = RefCell::new(MoveList::new());
+}
 
 impl Ruleset {
     /// True when the side to move has a royal piece under attack (or its general faces
@@ -247,7 +253,26 @@ impl Ruleset {
         types: u64,
         first_only: bool,
     ) -> SquareSet {
-        let mut list = MoveList::new();
+        // Check tests run at every node: reuse one list per thread instead of allocating
+        // a fresh one per call. A nested call (the list already borrowed) gets its own.
+        COMPLEX_SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut list) => self.complex_attack_with(pos, target, by, types, first_only, &mut list),
+            Err(_) => {
+                let mut list = MoveList::new();
+                self.complex_attack_with(pos, target, by, types, first_only, &mut list)
+            }
+        })
+    }
+
+    fn complex_attack_with(
+        &self,
+        pos: &Position,
+        target: Square,
+        by: Color,
+        types: u64,
+        first_only: bool,
+        list: &mut MoveList,
+    ) -> SquareSet {
         let mut attackers = SquareSet::EMPTY;
         let mut ty = types;
         while ty != 0 {
@@ -257,7 +282,7 @@ impl Ruleset {
                 [(by as usize * self.tables.num_types + t as usize) * 256 + target as usize];
             for from in pos.pieces_of(by, t).and(&reach).iter() {
                 list.clear();
-                self.piece_moves(pos, by, from, &mut list, true);
+                self.piece_moves(pos, by, from, list, true);
                 let hits = list.iter().any(|m| {
                     (m.to() == target && m.kind() != MoveKind::Drop)
                         || m.extras().any(|(s, c)| c && s == target)
