@@ -285,3 +285,66 @@ fn perpetual_check_loses_in_xiangqi() {
     }
     assert_eq!(repetition_result(&p, 4), Some(GameValue::Draw));
 }
+
+/// A variant of `text` (a section of its own) on top of the built-ins.
+fn loaded(text: &str, name: &str) -> Arc<Ruleset> {
+    let mut set = VariantSet::builtin(check_variant);
+    set.load_str("test.ini", text);
+    Ruleset::new(set.get(name).unwrap_or_else(|| panic!("{name} loads")))
+}
+
+#[test]
+fn castling_wins() {
+    // Fairy-Stockfish's section `castle`: Black wins by castling queenside and
+    // loses with that right gone (values as pyffish 0.0.90 gives them).
+    let r = loaded("[castle:chess]\ncastlingWins = q\n", "castle");
+    let start = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    let end = |moves: &str| {
+        let mut p = Position::from_fen(&r, start).expect("reads");
+        play(&mut p, moves);
+        immediate_result(&p)
+    };
+    assert_eq!(end(""), None);
+    assert_eq!(end("e1c1"), None, "White's castlings decide nothing");
+    assert_eq!(end("a1b1"), None);
+    assert_eq!(
+        end("e1c1 e8c8"),
+        Some(GameValue::Loss),
+        "Black castled: won"
+    );
+    assert_eq!(
+        end("e2e3 e8g8"),
+        Some(GameValue::Win),
+        "Black lost its right"
+    );
+    assert_eq!(end("e2e3 a8b8"), Some(GameValue::Win));
+    assert_eq!(end("e2e3 h8g8"), None);
+    let mut p = Position::from_fen(&r, start).expect("reads");
+    play(&mut p, "e2e3 e8c8");
+    assert_eq!(legal_count(&mut p), 0, "a decided game has no moves");
+    // Without the right from the start, the side to move wins or loses at once.
+    let no_q = |side| {
+        let fen = format!("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R {side} Kk - 0 1");
+        immediate_result(&Position::from_fen(&r, &fen).expect("reads"))
+    };
+    assert_eq!(no_q("w"), Some(GameValue::Win));
+    assert_eq!(no_q("b"), Some(GameValue::Loss));
+    // Both sides' winning rights gone by one move: the side that moved loses.
+    let r = loaded("[cw:chess]\ncastlingWins = Qq\n", "cw");
+    let mut p =
+        Position::from_fen(&r, "r3k3/1ppppppp/8/8/8/8/1PPPPPPP/R3K3 w Qq - 0 1").expect("reads");
+    play(&mut p, "a1a8");
+    assert_eq!(immediate_result(&p), Some(GameValue::Win));
+}
+
+#[test]
+fn check_counts_in_place_of_the_castling_field() {
+    // Fairy-Stockfish's `rookmate` start position: `w 7+7 0 1`.
+    let r = rules("3check");
+    let p = Position::from_fen(&r, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w 2+1 3 9")
+        .expect("reads");
+    assert_eq!(
+        p.fen(),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 2+1 3 9"
+    );
+}

@@ -14,6 +14,7 @@ mod position;
 mod ruleset;
 mod see;
 mod setup;
+mod shuffle;
 mod tables;
 mod walk;
 pub mod zobrist;
@@ -21,6 +22,7 @@ pub mod zobrist;
 pub use position::{PROMOTED_UNKNOWN, Position, StateInfo};
 pub use ruleset::Ruleset;
 pub use setup::{Setup, SetupError};
+pub use shuffle::shuffled_start_fen;
 pub use walk::{
     MultiLeg, Occupancy, ProbeKind, ProbeView, StepKind, StepMode, StepView, Target, Visit,
 };

@@ -2,8 +2,8 @@
 //! the game is over, so there are no legal moves. Every value is for the side to move.
 
 use crate::board::Position;
-use crate::types::{Color, MoveList, PieceType};
-use crate::variant::GameValue;
+use crate::types::{Color, MoveKind, MoveList, PieceType};
+use crate::variant::{CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, GameValue};
 
 /// Count of a type on the board and in hand.
 fn count_with_hand(pos: &Position, c: Color, t: PieceType) -> u32 {
@@ -106,7 +106,55 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
     if v.check_counting && pos.state().checks_remaining[them as usize] == 0 {
         return Some(GameValue::Loss);
     }
+    if v.castling_wins != 0 {
+        return castling_result(pos);
+    }
     None
+}
+
+/// Castling wins (`castlingWins`): the side that just castled one of its winning
+/// castlings wins; a side left with none of its winning rights loses, the side
+/// that just moved first (as Fairy-Stockfish decides it).
+fn castling_result(pos: &Position) -> Option<GameValue> {
+    let v = pos.variant();
+    let st = pos.state();
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let own = |c: Color| v.castling_wins >> (2 * c as u8) & 3;
+    let m = st.last_move;
+    if m.kind() == MoveKind::Castling {
+        let side = if m.to() > m.from() {
+            CASTLING_WINS_KINGSIDE
+        } else {
+            CASTLING_WINS_QUEENSIDE
+        };
+        if own(them) & side != 0 {
+            return Some(GameValue::Loss);
+        }
+    }
+    for (c, value) in [(them, GameValue::Win), (us, GameValue::Loss)] {
+        let wins = own(c);
+        if wins != 0 && !has_right(pos, c, wins) {
+            return Some(value);
+        }
+    }
+    None
+}
+
+/// Does `c` still have a castling right on one of the sides in `sides`?
+fn has_right(pos: &Position, c: Color, sides: u8) -> bool {
+    let st = pos.state();
+    let Some(king) = st.castling_king[c as usize] else {
+        return false;
+    };
+    st.castling[c as usize].iter().any(|rook| {
+        let side = if rook > king {
+            CASTLING_WINS_KINGSIDE
+        } else {
+            CASTLING_WINS_QUEENSIDE
+        };
+        sides & side != 0
+    })
 }
 
 /// Racing kings: can the side to move bring its flag piece into the region now?

@@ -106,11 +106,11 @@ pub fn parse_move(
         None => (wanted, false),
     };
     let mut found = None;
+    let mut castling_other_way = None;
     for &m in legal.iter() {
         let s = move_to_string(pos, m, numbering);
         let matches = s == base
             || s.eq_ignore_ascii_case(base) && m.kind() == MoveKind::Promotion
-            || (m.kind() == MoveKind::Castling && castling_alternative(pos, m, numbering) == base)
             || (m.kind() == MoveKind::Pass && (base == "@@@@" || base == "0000"));
         if matches {
             if declined && !declined_promotion(m, &legal) && m.kind() != MoveKind::Normal {
@@ -119,7 +119,13 @@ pub fn parse_move(
             found = Some(m);
             break;
         }
+        if m.kind() == MoveKind::Castling && castling_alternative(pos, m, numbering) == base {
+            castling_other_way = Some(m);
+        }
     }
+    // Castling in its other spelling only where no move is written that way (in
+    // chess960 `f1g1` may be a king step, and castling is then `f1h1` only).
+    let found = found.or(castling_other_way);
     match found {
         Some(m) => Ok(m),
         None => {

@@ -43,6 +43,11 @@ pub struct Controller {
     events: Sender<Input>,
     book: Option<Book>,
     startup_report: Vec<String>,
+    /// UCI_Chess960: every variant is played as a chess960 variant (Shredder-FEN
+    /// castling rights, castling written king takes rook), as Fairy-Stockfish does.
+    chess960: bool,
+    /// The selected variant as loaded (`rules` may hold a chess960 copy of it).
+    selected: Arc<Variant>,
 }
 
 /// A perft counting on a thread of its own, and the flag that stops it.
@@ -66,10 +71,12 @@ impl Controller {
             .get(DEFAULT_VARIANT)
             .or_else(|| variants.iter().next().cloned())
             .expect("at least one variant is loaded");
-        let rules = Ruleset::new(variant);
+        let rules = Ruleset::new(variant.clone());
         let pos = Position::start(&rules);
         let book = Book::builtin(&rules.variant.name);
         Controller {
+            chess960: false,
+            selected: variant,
             variants,
             rules,
             pos,
@@ -111,12 +118,38 @@ impl Controller {
         self.searcher.stop();
         // Compiling the move tables takes a moment; GUIs re-select the same variant
         // before every search (UCI_Variant).
-        if !Arc::ptr_eq(&v, &self.rules.variant) {
-            self.rules = Ruleset::new(v);
+        if !Arc::ptr_eq(&v, &self.selected) {
+            self.rules = Ruleset::new(self.played_as(&v));
+            self.selected = v;
         }
         self.book = Book::builtin(&self.rules.variant.name);
         self.reset();
         Ok(())
+    }
+
+    /// UCI_Chess960 on or off; the game goes back to the variant's start position
+    /// when that changes how the variant is played.
+    pub fn set_chess960(&mut self, on: bool) {
+        if on == self.chess960 {
+            return;
+        }
+        self.chess960 = on;
+        if !self.selected.chess960 {
+            self.searcher.stop();
+            self.rules = Ruleset::new(self.played_as(&self.selected));
+            self.reset();
+        }
+    }
+
+    /// The variant as played: a chess960 copy of `v` under UCI_Chess960.
+    fn played_as(&self, v: &Arc<Variant>) -> Arc<Variant> {
+        if self.chess960 && !v.chess960 {
+            let mut copy = Variant::clone(v);
+            copy.chess960 = true;
+            Arc::new(copy)
+        } else {
+            v.clone()
+        }
     }
 
     // ------------------------------------------------------------------ the game

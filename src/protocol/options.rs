@@ -61,8 +61,9 @@ pub enum Effect {
     ShowRefutations,
     /// [`Settings::opponent`].
     Opponent,
-    /// Accepted and not used: UCI asks for pondering per search (`go ponder`), and
-    /// a variant's own file says whether it is a chess960 variant.
+    /// UCI_Chess960: every variant played as a chess960 variant.
+    Chess960,
+    /// Accepted and not used: UCI asks for pondering per search (`go ponder`).
     Nothing,
 }
 
@@ -151,7 +152,7 @@ pub const CHESS960: EngineOption = EngineOption {
     uci: Some("UCI_Chess960"),
     cecp: None,
     kind: Kind::Check { default: false },
-    effect: Effect::Nothing,
+    effect: Effect::Chess960,
 };
 
 /// Full strength at the top level; lower levels play weaker (search/skill.rs).
@@ -464,6 +465,7 @@ pub fn apply(
         (Effect::Opponent, Value::Text(text)) => settings.opponent = Opponent::parse_uci(&text)?,
         (Effect::ClearHash, _) => ctl.clear_hash(),
         (Effect::SelectVariant, Value::Text(name)) => ctl.select_variant(&name)?,
+        (Effect::Chess960, Value::Flag(on)) => ctl.set_chess960(on),
         (Effect::LoadVariantFile, Value::Text(path)) if !path.is_empty() => {
             return Ok(Applied::VariantFile(
                 ctl.load_variant_file(Path::new(&path)),

@@ -73,6 +73,11 @@ impl PieceDef {
     }
 }
 
+/// Bits of [`Variant::castling_wins`] for White; Black's are shifted left by two
+/// (Fairy-Stockfish's `KQkq` order).
+pub const CASTLING_WINS_KINGSIDE: u8 = 1;
+pub const CASTLING_WINS_QUEENSIDE: u8 = 2;
+
 /// A variant, frozen: everything the engine knows about the rules of a game.
 #[derive(Clone, Debug)]
 pub struct Variant {
@@ -87,6 +92,11 @@ pub struct Variant {
     /// File and line that set the start position.
     pub start_fen_origin: (String, usize),
     pub chess960: bool,
+    /// Castling wins (`castlingWins`): the castlings that win, as bits
+    /// [`CASTLING_WINS_KINGSIDE`] << 2·colour and [`CASTLING_WINS_QUEENSIDE`] << 2·colour.
+    /// A side that castles one of its own wins; a side left with none of its own
+    /// rights among them loses.
+    pub castling_wins: u8,
 
     // XBoard and evaluation hints.
     pub variant_template: String,

@@ -79,6 +79,8 @@ pub(super) struct Spec {
     /// File and line where `startFen` was set (for error messages).
     start_fen_origin: Option<(String, usize)>,
     chess960: bool,
+    // Castling wins (castlingWins): see Variant::castling_wins.
+    castling_wins: u8,
     variant_template: String,
     piece_to_char_table: Option<String>,
     pocket_size: Option<u32>,
@@ -181,6 +183,7 @@ impl Spec {
             start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
             start_fen_origin: None,
             chess960: false,
+            castling_wins: 0,
             variant_template: "fairy".into(),
             piece_to_char_table: None,
             pocket_size: None,

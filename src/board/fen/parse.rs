@@ -74,14 +74,15 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, SyntaxError> {
         Some("b") => Color::Black,
         Some(s) => return Err(SyntaxError::BadSide(s.to_string())),
     };
-    // Shogi-style FENs go straight to the move counters.
-    if let Some(f) = fields.next_if(|f| !is_number(f)) {
+    // Shogi-style FENs go straight to the move counters; Fairy-Stockfish also reads
+    // check counts in place of the castling field ("w 7+7 0 1": no castling, no e.p.).
+    if let Some(f) = fields.next_if(|f| !is_number(f) && !is_check_count(f)) {
         setup.castling = parse_castling(f)?;
         if let Some(f) = fields.next_if(|f| !is_number(f) && !f.contains('+')) {
             setup.ep = parse_ep(variant.geometry, f)?;
         }
     }
-    if let Some(f) = fields.next_if(|f| f.split_once('+').is_some_and(|(a, _)| !a.is_empty())) {
+    if let Some(f) = fields.next_if(is_check_count) {
         setup.checks_remaining = Some(parse_checks_remaining(f)?);
     }
     // Fairy-Stockfish writes a makruk counting limit before the counters once the
@@ -100,6 +101,11 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, SyntaxError> {
         Some(rest) => Err(SyntaxError::TrailingText(rest)),
         None => Ok(setup),
     }
+}
+
+/// `W+B`: the checks each side still has to give (three-check).
+fn is_check_count(field: &str) -> bool {
+    field.split_once('+').is_some_and(|(a, _)| !a.is_empty())
 }
 
 /// The whitespace-separated fields of a FEN, read front to back.

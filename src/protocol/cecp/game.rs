@@ -6,6 +6,7 @@ use crate::protocol::Protocol;
 use crate::protocol::options::{self, Applied};
 use crate::protocol::wire;
 use crate::protocol::xboard::{self, XbVariant};
+use menagerie::board::shuffled_start_fen;
 use menagerie::types::{Color, RankNumbering};
 
 impl Session {
@@ -38,6 +39,9 @@ impl Session {
             return;
         }
         self.xb = XbVariant::new(self.ctl.variant());
+        if self.ctl.variant().chess960 {
+            self.shuffle_start();
+        }
         for l in self.xb.announce.clone() {
             self.out.line(&l);
         }
@@ -46,6 +50,20 @@ impl Session {
         }
         self.expected_reply = None;
         self.after_position_change();
+    }
+
+    /// A chess960 variant starts from a shuffled back rank, as the XBoard user who
+    /// picks it expects (XBoard itself shuffles and sends the position with
+    /// `setboard`; other interfaces may not).
+    fn shuffle_start(&mut self) {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        let fen = shuffled_start_fen(self.ctl.position().rules(), seed);
+        if let Some(fen) = fen {
+            // A shuffled start always reads (tested in board/shuffle.rs).
+            let _ = self.ctl.set_fen(&fen);
+        }
     }
 
     pub(super) fn set_board(&mut self, fen: &str, line: &str) {

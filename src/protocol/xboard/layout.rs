@@ -16,7 +16,7 @@ use menagerie::variant::Variant;
 /// holdings, pieces (by moves) and start position.
 pub(super) fn native(v: &Variant, kinds: &[Kind], parent: &Parent) -> Option<XbVariant> {
     let g = v.geometry;
-    if g.files != parent.files || g.ranks != parent.ranks || v.chess960 {
+    if g.files != parent.files || g.ranks != parent.ranks || v.chess960 != parent.chess960 {
         return None;
     }
     let has_hand = kinds.iter().any(|k| k.in_hand);

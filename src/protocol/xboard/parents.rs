@@ -39,6 +39,8 @@ pub struct Parent {
     pub royal_king: bool,
     /// Pieces on images up to this one can promote with `+` to their partner image.
     pub promotable_max: u8,
+    /// A shuffle variant with Chess960 castling (XBoard shuffles `start` itself).
+    pub chess960: bool,
 }
 
 const CHESS_MOVES: &[(u8, &str)] = &[
@@ -124,6 +126,7 @@ const fn chess_like(name: &'static str) -> Parent {
         royal_image: KING_IMAGE,
         royal_king: true,
         promotable_max: 10,
+        chess960: false,
     }
 }
 
@@ -151,6 +154,7 @@ const PARENTS: &[Parent] = &[
         royal_image: KING_IMAGE,
         royal_king: true,
         promotable_max: 8,
+        chess960: false,
     },
     Parent {
         name: "xiangqi",
@@ -163,6 +167,7 @@ const PARENTS: &[Parent] = &[
         royal_image: 9,
         royal_king: true,
         promotable_max: 0,
+        chess960: false,
     },
     Parent {
         name: "capablanca",
@@ -171,6 +176,19 @@ const PARENTS: &[Parent] = &[
         start: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR",
         moves: CAPABLANCA_MOVES,
         ..chess_like("capablanca")
+    },
+    Parent {
+        chess960: true,
+        ..chess_like("fischerandom")
+    },
+    Parent {
+        name: "caparandom",
+        files: 10,
+        table: "PNBRQ..ACK",
+        start: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR",
+        moves: CAPABLANCA_MOVES,
+        chess960: true,
+        ..chess_like("caparandom")
     },
     Parent {
         name: "gothic",

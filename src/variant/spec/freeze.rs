@@ -54,6 +54,7 @@ impl Spec {
                 .clone()
                 .unwrap_or((file.to_string(), line)),
             chess960: self.chess960,
+            castling_wins: self.castling_wins,
             variant_template: self.variant_template.clone(),
             piece_to_char_table: self.piece_to_char_table.clone(),
             pocket_size: self.pocket_size,

@@ -13,7 +13,9 @@ use crate::variant::names::TWO_BOARDS;
 use crate::variant::pieces::{
     BUILTIN_PIECES, capitalized, custom_slot_number, unsupported_builtin,
 };
-use crate::variant::{GameValue, LoadError, MaterialCounting};
+use crate::variant::{
+    CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, GameValue, LoadError, MaterialCounting,
+};
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
 
@@ -170,6 +172,7 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("nFoldValueAbsolute", Bool(|s, b| s.n_fold_value_absolute = b)),
     ("perpetualCheckIllegal", Bool(|s, b| s.perpetual_check_illegal = b)),
     ("materialCounting", Own(read_material_counting)),
+    ("castlingWins", Own(read_castling_wins)),
     ("stalemateValue", Value(|s, v| s.stalemate_value = v)),
     ("stalematePieceCount", Bool(|s, b| s.stalemate_piece_count = b)),
     ("checkmateValue", Value(|s, v| s.checkmate_value = v)),
@@ -227,7 +230,6 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("connectValue", Unsupported("win", CONNECT)),
     ("adjudicateFullBoard", Unsupported("false", "adjudicating a full board by material counting is not supported")),
     ("countingRule", Unsupported("none", "the makruk/ASEAN counting rules are not supported")),
-    ("castlingWins", Unsupported("-", "castling as a win condition is not supported")),
     ("dropOnTop", Unsupported("false", "drops on top of pieces (connect four) are not supported")),
     ("freeDrops", Unsupported("false", "free drops (drops not limited by the pieces in hand) are not supported")),
 ];
@@ -502,6 +504,26 @@ fn read_max_rank(a: &mut Applier, spec: &mut Spec, e: &Entry) {
         Ok(v) if (1..=U).contains(&v) => spec.max_rank = v,
         _ => a.error(e, "the board has 1 to 16 ranks"),
     }
+}
+
+/// `castlingWins`: castling rights as in a FEN (`KQkq`), `-` for none.
+fn read_castling_wins(a: &mut Applier, spec: &mut Spec, e: &Entry) {
+    let mut bits = 0;
+    for c in e.value.chars().filter(|&c| c != '-') {
+        bits |= match c {
+            'K' => CASTLING_WINS_KINGSIDE,
+            'Q' => CASTLING_WINS_QUEENSIDE,
+            'k' => CASTLING_WINS_KINGSIDE << 2,
+            'q' => CASTLING_WINS_QUEENSIDE << 2,
+            _ => {
+                return a.error(
+                    e,
+                    format!("'{c}' is not a castling right (K, Q, k, q or -)"),
+                );
+            }
+        };
+    }
+    spec.castling_wins = bits;
 }
 
 fn read_betza_dialect(a: &mut Applier, spec: &mut Spec, e: &Entry) {
