@@ -8,7 +8,7 @@
 use super::Ruleset;
 use super::zobrist::KEYS;
 use crate::types::{Color, MAX_PIECE_TYPES, Move, MoveKind, Piece, PieceType, Square, SquareSet};
-use crate::variant::Variant;
+use crate::variant::{Enclosing, Variant};
 use std::sync::Arc;
 
 /// State that make/unmake saves and restores wholesale.
@@ -471,12 +471,24 @@ impl Board {
 
         let from = m.from();
         let to = m.to();
+        // Flipping is decided on the board before the move (as in Fairy-Stockfish).
+        let flipped = if v.connect.flip_enclosed != Enclosing::None {
+            rules.flipped(m, self.by_color[us as usize], self.by_color[them as usize])
+        } else {
+            SquareSet::EMPTY
+        };
+        for sq in flipped.iter() {
+            let p = self.squares[sq as usize];
+            self.set_square(sq, Piece::new(us, p.kind()), 0);
+        }
         let mut captured_any = false;
         let mut blast_center: Option<Square> = None;
         match m.kind() {
             MoveKind::Drop => {
                 let t = m.piece();
-                self.add_to_hand(us, t, -1);
+                if !v.connect.free_drops {
+                    self.add_to_hand(us, t, -1);
+                }
                 let (placed, promoted) =
                     match (m.is_promoted_drop(), v.promoted_piece_type[t as usize]) {
                         (true, Some(p)) => (p, t + 1),

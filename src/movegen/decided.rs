@@ -1,4 +1,5 @@
-//! Results decided before the side to move plays (extinction, flag, check counting):
+//! Results decided before the side to move plays (extinction, flag, check counting,
+//! connections, a full board, both sides passing):
 //! the game is over, so there are no legal moves. Every value is for the side to move.
 
 use crate::board::Position;
@@ -105,6 +106,19 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
     }
     if v.check_counting && pos.state().checks_remaining[them as usize] == 0 {
         return Some(GameValue::Loss);
+    }
+    if v.connect.has_connection()
+        && let Some(r) = super::connect::connection_result(pos)
+    {
+        return Some(r);
+    }
+    if v.connect.adjudicate_full_board
+        || v.pass[0]
+        || v.pass[1]
+        || v.pass_on_stalemate[0]
+        || v.pass_on_stalemate[1]
+    {
+        return super::connect::adjudication(pos);
     }
     None
 }

@@ -3,6 +3,7 @@
 //! and perft.
 
 pub mod bench_piece;
+mod connect;
 mod decided;
 mod legal;
 pub mod notation;
