@@ -126,10 +126,16 @@ fn three_in_a_row_wins_for_the_side_that_made_it() {
     assert!(legal(&mut p).is_empty());
     // A diagonal counts in tictactoe, not in nine holes.
     let diagonal = "P2/1P1/2P[Pppp] b - - 0 1";
-    assert_eq!(immediate_result(&pos("tictactoe", diagonal)), Some(GameValue::Loss));
+    assert_eq!(
+        immediate_result(&pos("tictactoe", diagonal)),
+        Some(GameValue::Loss)
+    );
     assert_eq!(immediate_result(&pos("nineholes", diagonal)), None);
     // Only the side that just moved connects.
-    assert_eq!(immediate_result(&pos("tictactoe", "3/3/PPP[PPpppp] w - - 0 1")), None);
+    assert_eq!(
+        immediate_result(&pos("tictactoe", "3/3/PPP[PPpppp] w - - 0 1")),
+        None
+    );
 }
 
 #[test]
@@ -180,7 +186,11 @@ fn gale_connects_its_two_edges() {
 
 #[test]
 fn reversi_drops_enclose_and_flip() {
-    let start = variants().get("flipello").expect("built in").start_fen.clone();
+    let start = variants()
+        .get("flipello")
+        .expect("built in")
+        .start_fen
+        .clone();
     let mut p = pos("flipello", &start);
     assert_eq!(legal(&mut p), ["P@c5", "P@d6", "P@e3", "P@f4"]);
     play(&mut p, "P@e3");
@@ -216,8 +226,12 @@ fn ataxx_clones_without_a_hand_and_jumps() {
 #[test]
 fn a_full_board_or_two_passes_are_counted() {
     // Full board: White has more stones, Black to move loses.
-    let full = "PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/pppppppp/pppppppp/pppppppp/ppppppPP[] b - - 0 1";
-    assert_eq!(immediate_result(&pos("flipello", full)), Some(GameValue::Loss));
+    let full =
+        "PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP/pppppppp/pppppppp/pppppppp/ppppppPP[] b - - 0 1";
+    assert_eq!(
+        immediate_result(&pos("flipello", full)),
+        Some(GameValue::Loss)
+    );
     // Neither side can move: each passes, then the stones are counted.
     let mut p = pos("flipello", "8/8/8/3PP3/3PP3/8/8/p7[PPPPpppp] w - - 0 1");
     assert_eq!(legal(&mut p), ["d4d4"]);
