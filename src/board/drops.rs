@@ -71,26 +71,23 @@ impl Ruleset {
         let d = &self.drop_squares;
         let squares = if gating { &d.gate } else { &d.drop };
         let enclosing = self.variant.connect.enclosing_drop;
-        if enclosing == Enclosing::Anyside {
-            // Pushed in from an edge: the drop region does not apply.
-            return self
-                .enclosing_drop_squares(
-                    SquareSet::single(sq),
-                    pos.pieces(us),
-                    pos.pieces(us.flip()),
-                )
-                .contains(sq);
-        }
-        squares[us as usize][t as usize].contains(sq)
-            && !self.file_full(pos, us, t, sq)
-            && (enclosing == Enclosing::None
+        let encloses = || {
+            enclosing == Enclosing::None
                 || self
                     .enclosing_drop_squares(
                         SquareSet::single(sq),
                         pos.pieces(us),
                         pos.pieces(us.flip()),
                     )
-                    .contains(sq))
+                    .contains(sq)
+        };
+        if enclosing == Enclosing::Anyside {
+            // Pushed in from an edge: the drop region does not apply.
+            return encloses();
+        }
+        squares[us as usize][t as usize].contains(sq)
+            && !self.file_full(pos, us, t, sq)
+            && encloses()
     }
 
     /// May `us` drop a piece of type `t`: one in hand, or any with free drops?

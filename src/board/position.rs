@@ -471,15 +471,8 @@ impl Board {
 
         let from = m.from();
         let to = m.to();
-        // Flipping is decided on the board before the move (as in Fairy-Stockfish).
-        let flipped = if v.connect.flip_enclosed != Enclosing::None {
-            rules.flipped(m, self.by_color[us as usize], self.by_color[them as usize])
-        } else {
-            SquareSet::EMPTY
-        };
-        for sq in flipped.iter() {
-            let p = self.squares[sq as usize];
-            self.set_square(sq, Piece::new(us, p.kind()), 0);
+        if v.connect.flip_enclosed != Enclosing::None {
+            self.flip_enclosed(rules, m, us);
         }
         let mut captured_any = false;
         let mut blast_center: Option<Square> = None;
@@ -615,6 +608,18 @@ impl Board {
         }
         self.side = them;
         self.game_ply += 1;
+    }
+
+    /// Turn over the enemy pieces that `m` encloses (reversi, ataxx), as
+    /// Fairy-Stockfish does: found on the board before the move, kept as they are but
+    /// for the colour.
+    fn flip_enclosed(&mut self, rules: &Ruleset, m: Move, us: Color) {
+        let ours = self.by_color[us as usize];
+        let theirs = self.by_color[us.flip() as usize];
+        for sq in rules.flipped(m, ours, theirs).iter() {
+            let p = self.squares[sq as usize];
+            self.set_square(sq, Piece::new(us, p.kind()), 0);
+        }
     }
 
     /// An atomic capture: the pieces around `center` (pawns other than the capturer

@@ -9,9 +9,12 @@ use std::cmp::Ordering;
 
 /// A connection made by the side that just moved: `connectN` runs and `connectNxN`
 /// blocks, a chain between its two regions, `collinearN` pieces on one line.
-pub(super) fn connection_result(pos: &Position) -> Option<GameValue> {
+pub fn connection_result(pos: &Position) -> Option<GameValue> {
     let v = pos.variant();
     let c = &v.connect;
+    if !c.has_connection() {
+        return None;
+    }
     let them = pos.side_to_move().flip();
     let mut pieces = SquareSet::EMPTY;
     let mut types = c.piece_types;
@@ -72,7 +75,7 @@ fn region_chain(pos: &Position, c: Color, pieces: SquareSet) -> bool {
 
 /// The game ends when both sides passed in turn, or when the board is full where
 /// the variant adjudicates it: drawn, or decided by material counting.
-pub(super) fn adjudication(pos: &Position) -> Option<GameValue> {
+pub fn adjudication(pos: &Position) -> Option<GameValue> {
     let v = pos.variant();
     let passed = |kind: MoveKind| kind == MoveKind::Pass;
     let double_pass = passed(pos.state().last_move.kind())

@@ -113,10 +113,8 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
         return Some(r);
     }
     if v.connect.adjudicate_full_board
-        || v.pass[0]
-        || v.pass[1]
-        || v.pass_on_stalemate[0]
-        || v.pass_on_stalemate[1]
+        || v.pass.contains(&true)
+        || v.pass_on_stalemate.contains(&true)
     {
         return super::connect::adjudication(pos);
     }
