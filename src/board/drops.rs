@@ -5,7 +5,7 @@
 use super::tables::{ProbeKind, Tables};
 use super::{Position, Ruleset};
 use crate::types::{Color, Move, MoveList, PieceType, Square, SquareSet};
-use crate::variant::Variant;
+use crate::variant::{Enclosing, Variant};
 
 /// Where each type may be dropped by the rules that do not depend on the position
 /// (drop region, mobility region, pawn-drop rules, immobility), per colour and type.
@@ -70,7 +70,30 @@ impl Ruleset {
     ) -> bool {
         let d = &self.drop_squares;
         let squares = if gating { &d.gate } else { &d.drop };
-        squares[us as usize][t as usize].contains(sq) && !self.file_full(pos, us, t, sq)
+        let enclosing = self.variant.connect.enclosing_drop;
+        let encloses = || {
+            enclosing == Enclosing::None
+                || self
+                    .enclosing_drop_squares(
+                        SquareSet::single(sq),
+                        pos.pieces(us),
+                        pos.pieces(us.flip()),
+                    )
+                    .contains(sq)
+        };
+        if enclosing == Enclosing::Anyside {
+            // Pushed in from an edge: the drop region does not apply.
+            return encloses();
+        }
+        squares[us as usize][t as usize].contains(sq)
+            && !self.file_full(pos, us, t, sq)
+            && encloses()
+    }
+
+    /// May `us` drop a piece of type `t`: one in hand, or any with free drops?
+    #[inline]
+    pub fn can_drop(&self, pos: &Position, us: Color, t: PieceType) -> bool {
+        pos.hand(us, t) > 0 || self.variant.connect.free_drops
     }
 
     /// Does the no-doubled-file rule forbid another piece of type `t` on `sq`'s file?
@@ -88,8 +111,9 @@ impl Ruleset {
         let v = &self.variant;
         let ci = us as usize;
         let occupied = pos.occupied();
+        let enclosing = v.connect.enclosing_drop != Enclosing::None;
         for t in 0..v.num_types() as PieceType {
-            if pos.hand(us, t) == 0 {
+            if !self.can_drop(pos, us, t) {
                 continue;
             }
             if v.drop_promoted
@@ -106,6 +130,10 @@ impl Ruleset {
                         squares = squares.minus(file);
                     }
                 }
+            }
+            if enclosing {
+                squares =
+                    self.enclosing_drop_squares(squares, pos.pieces(us), pos.pieces(us.flip()));
             }
             for sq in squares.iter() {
                 list.push(Move::drop(t, sq));

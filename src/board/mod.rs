@@ -8,6 +8,7 @@
 
 mod attacks;
 mod drops;
+mod enclosing;
 pub mod fen;
 mod generate;
 mod position;

@@ -8,7 +8,7 @@
 use super::Ruleset;
 use super::zobrist::KEYS;
 use crate::types::{Color, MAX_PIECE_TYPES, Move, MoveKind, Piece, PieceType, Square, SquareSet};
-use crate::variant::Variant;
+use crate::variant::{Enclosing, Variant};
 use std::sync::Arc;
 
 /// State that make/unmake saves and restores wholesale.
@@ -471,12 +471,17 @@ impl Board {
 
         let from = m.from();
         let to = m.to();
+        if v.connect.flip_enclosed != Enclosing::None {
+            self.flip_enclosed(rules, m, us);
+        }
         let mut captured_any = false;
         let mut blast_center: Option<Square> = None;
         match m.kind() {
             MoveKind::Drop => {
                 let t = m.piece();
-                self.add_to_hand(us, t, -1);
+                if !v.connect.free_drops {
+                    self.add_to_hand(us, t, -1);
+                }
                 let (placed, promoted) =
                     match (m.is_promoted_drop(), v.promoted_piece_type[t as usize]) {
                         (true, Some(p)) => (p, t + 1),
@@ -603,6 +608,18 @@ impl Board {
         }
         self.side = them;
         self.game_ply += 1;
+    }
+
+    /// Turn over the enemy pieces that `m` encloses (reversi, ataxx), as
+    /// Fairy-Stockfish does: found on the board before the move, kept as they are but
+    /// for the colour.
+    fn flip_enclosed(&mut self, rules: &Ruleset, m: Move, us: Color) {
+        let ours = self.by_color[us as usize];
+        let theirs = self.by_color[us.flip() as usize];
+        for sq in rules.flipped(m, ours, theirs).iter() {
+            let p = self.squares[sq as usize];
+            self.set_square(sq, Piece::new(us, p.kind()), 0);
+        }
     }
 
     /// An atomic capture: the pieces around `center` (pawns other than the capturer

@@ -1,4 +1,5 @@
-//! Results decided before the side to move plays (extinction, flag, check counting):
+//! Results decided before the side to move plays (extinction, flag, check counting,
+//! connections, a full board, both sides passing):
 //! the game is over, so there are no legal moves. Every value is for the side to move.
 
 use crate::board::Position;
@@ -106,8 +107,21 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
     if v.check_counting && pos.state().checks_remaining[them as usize] == 0 {
         return Some(GameValue::Loss);
     }
-    if v.castling_wins != 0 {
-        return castling_result(pos);
+    if v.castling_wins != 0
+        && let Some(r) = castling_result(pos)
+    {
+        return Some(r);
+    }
+    if v.connect.has_connection()
+        && let Some(r) = super::connect::connection_result(pos)
+    {
+        return Some(r);
+    }
+    if v.connect.adjudicate_full_board
+        || v.pass.contains(&true)
+        || v.pass_on_stalemate.contains(&true)
+    {
+        return super::connect::adjudication(pos);
     }
     None
 }

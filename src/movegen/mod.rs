@@ -3,11 +3,13 @@
 //! and perft.
 
 pub mod bench_piece;
+mod connect;
 mod decided;
 mod legal;
 pub mod notation;
 mod perft;
 
+pub use connect::{adjudication, connection_result};
 pub use decided::{flag_reached, immediate_result};
 pub use legal::NodeInfo;
 pub use perft::{perft, perft_divide, perft_divide_until, perft_until};

@@ -46,8 +46,15 @@ impl GameEnd {
 pub fn judge(pos: &mut Position) -> Option<GameEnd> {
     let v = pos.variant().clone();
     if let Some(value) = movegen::immediate_result(pos) {
+        let connected = movegen::connection_result(pos).is_some();
+        let counted = !connected
+            && v.material_counting == MaterialCounting::Unweighted
+            && movegen::adjudication(pos).is_some();
         return GameEnd::new(pos, value, |winner| match value {
+            GameValue::Draw if counted => "Draw: as many pieces each".to_string(),
             GameValue::Draw => "Draw by the rules of the variant".to_string(),
+            _ if connected => format!("{winner} wins by a line of pieces"),
+            _ if counted => format!("{winner} wins: more pieces on the board"),
             _ if v.check_counting => format!("{winner} wins by giving check"),
             _ if !v.flag_region[0].is_empty() || !v.flag_region[1].is_empty() => {
                 format!("{winner} reached the goal")

@@ -171,7 +171,7 @@ pub fn is_pseudo_legal(rules: &Ruleset, pos: &Position, m: Move, scratch: &mut M
                 && m.gate().is_none()
                 && rules.variant.piece_drops
                 && (m.piece() as usize) < rules.variant.num_types()
-                && pos.hand(us, m.piece()) > 0
+                && rules.can_drop(pos, us, m.piece())
                 && pos.piece_at(m.to()).is_none()
                 && rules.drop_allowed(pos, us, m.piece(), m.to(), false)
         }

@@ -36,6 +36,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("shogi.ini", include_str!("../../variants/shogi.ini")),
     ("xiangqi.ini", include_str!("../../variants/xiangqi.ini")),
     ("games.ini", include_str!("../../variants/games.ini")),
+    ("reversi.ini", include_str!("../../variants/reversi.ini")),
     (
         "menagerie.ini",
         include_str!("../../variants/menagerie.ini"),

@@ -2,6 +2,7 @@
 //! and the frozen [`Variant`] that the rest of the engine reads.
 
 mod builtin;
+mod connect;
 mod ini;
 pub mod names;
 pub mod pieces;
@@ -10,6 +11,7 @@ mod spec;
 pub mod weights;
 
 pub use builtin::{BUILTIN_FILES, BUILTIN_WEIGHTS};
+pub use connect::{ConnectRules, Enclosing};
 pub use names::UnknownVariant;
 pub use registry::{BUILTIN_SOURCE, LoadCheck, LoadReport, Refusal, VariantSet};
 
@@ -210,6 +212,9 @@ pub struct Variant {
     pub mutually_immune_types: TypeSet,
     pub pass: [bool; 2],
     pub pass_on_stalemate: [bool; 2],
+
+    // Connect-N wins, enclosing drops and flipping.
+    pub connect: ConnectRules,
 
     /// Evaluation weights from the variant's weights file (or its parent's, when
     /// the child plays with the same pieces); `None`: derived from the pieces.

@@ -14,7 +14,7 @@ mod keys;
 
 pub(super) use keys::Applier;
 
-use super::{GameValue, MaterialCounting};
+use super::{Enclosing, GameValue, MaterialCounting};
 use crate::types::SquareSet;
 use crate::xbetza::Dialect;
 use std::collections::BTreeMap;
@@ -169,6 +169,23 @@ pub(super) struct Spec {
     mutually_immune_types: SlotSet,
     pass: [bool; 2],
     pass_on_stalemate: [bool; 2],
+
+    // Connect-N wins, enclosing drops and flipping (variant/connect.rs).
+    enclosing_drop: Enclosing,
+    enclosing_drop_start: Region,
+    flip_enclosed_pieces: Enclosing,
+    free_drops: bool,
+    adjudicate_full_board: bool,
+    connect_n: u32,
+    connect_piece_types: SlotSet,
+    connect_horizontal: bool,
+    connect_vertical: bool,
+    connect_diagonal: bool,
+    connect_region1: [Region; 2],
+    connect_region2: [Region; 2],
+    connect_nxn: u32,
+    collinear_n: u32,
+    connect_value: GameValue,
 }
 
 impl Spec {
@@ -266,6 +283,24 @@ impl Spec {
             mutually_immune_types: SlotSet::default(),
             pass: [false, false],
             pass_on_stalemate: [false, false],
+            enclosing_drop: Enclosing::None,
+            enclosing_drop_start: Region::EMPTY,
+            flip_enclosed_pieces: Enclosing::None,
+            free_drops: false,
+            adjudicate_full_board: false,
+            connect_n: 0,
+            connect_piece_types: SlotSet {
+                all: true,
+                slots: Vec::new(),
+            },
+            connect_horizontal: true,
+            connect_vertical: true,
+            connect_diagonal: true,
+            connect_region1: [Region::EMPTY, Region::EMPTY],
+            connect_region2: [Region::EMPTY, Region::EMPTY],
+            connect_nxn: 0,
+            collinear_n: 0,
+            connect_value: GameValue::Win,
         }
     }
 

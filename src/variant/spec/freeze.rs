@@ -4,8 +4,9 @@
 
 use super::{Region, SlotSet, Spec, U};
 use crate::types::{Geometry, MAX_PIECE_TYPES, PieceType, SquareSet, TypeSet};
+use crate::variant::connect::ConnectSpec;
 use crate::variant::pieces::builtin;
-use crate::variant::{LoadError, PieceDef, Variant};
+use crate::variant::{ConnectRules, LoadError, PieceDef, Variant};
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
 
@@ -139,6 +140,7 @@ impl Spec {
             mutually_immune_types: types.set(&self.mutually_immune_types),
             pass: self.pass,
             pass_on_stalemate: self.pass_on_stalemate,
+            connect: types.connect_rules(),
             // Set by the variant set, which knows where the weights files are.
             weights: None,
         })
@@ -306,5 +308,43 @@ impl Types<'_> {
             }
             regions
         })
+    }
+}
+
+impl Types<'_> {
+    /// Connect-N wins, enclosing drops and flipping, with the lines of the board.
+    fn connect_rules(&self) -> ConnectRules {
+        let s = self.spec;
+        let mut c = ConnectRules::none();
+        c.enclosing_drop = s.enclosing_drop;
+        c.enclosing_drop_start = self.squares(&s.enclosing_drop_start);
+        c.flip_enclosed = s.flip_enclosed_pieces;
+        c.free_drops = s.free_drops;
+        c.adjudicate_full_board = s.adjudicate_full_board;
+        c.value = s.connect_value;
+        c.region1 = self.squares_each(&s.connect_region1);
+        c.region2 = self.squares_each(&s.connect_region2);
+        let has_regions = !c.region1[0].is_empty() || !c.region1[1].is_empty();
+        // As in Fairy-Stockfish, the connecting types count only where some
+        // connection rule is on.
+        if has_regions || s.connect_n > 0 || s.connect_nxn > 0 || s.collinear_n > 0 {
+            c.piece_types = if s.connect_piece_types.all {
+                (0..self.count()).fold(0, |a, i| a | 1u64 << i)
+            } else {
+                self.set(&s.connect_piece_types)
+            };
+        }
+        c.set_lines(
+            self.geometry,
+            &ConnectSpec {
+                connect_n: s.connect_n,
+                nxn: s.connect_nxn,
+                collinear_n: s.collinear_n,
+                horizontal: s.connect_horizontal,
+                vertical: s.connect_vertical,
+                diagonal: s.connect_diagonal,
+            },
+        );
+        c
     }
 }

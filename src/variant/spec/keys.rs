@@ -14,7 +14,8 @@ use crate::variant::pieces::{
     BUILTIN_PIECES, capitalized, custom_slot_number, unsupported_builtin,
 };
 use crate::variant::{
-    CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, GameValue, LoadError, MaterialCounting,
+    CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, Enclosing, GameValue, LoadError,
+    MaterialCounting,
 };
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
@@ -64,10 +65,7 @@ const BOARD_KEYS: &[(&str, Read)] = &[
 
 /// Why the unsupported keys that belong to one rule are refused (one text per rule).
 const PETRIFY: &str = "petrification (capturing pieces turn into wall squares) is not supported";
-const ENCLOSING: &str = "drop placement rules (reversi, ataxx, snort, connect-four style) and \
-     flipping enclosed pieces are not supported";
 const WALLS: &str = "walling moves (a move and a wall square, as in duck chess) are not supported";
-const CONNECT: &str = "connect-N wins (pieces in a row) are not supported";
 
 /// Keys read after the pieces (the piece keys and `mobilityRegion...` are a family
 /// of names, read by [`Applier::read_pieces`]).
@@ -202,8 +200,10 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("pieceDemotion", Unsupported("false", "piece demotion (pieces that flip back, as in kyotoshogi) is not supported")),
     ("petrifyOnCaptureTypes", Unsupported("-", PETRIFY)),
     ("petrifyBlastPieces", Unsupported("false", PETRIFY)),
-    ("enclosingDrop", Unsupported("none", ENCLOSING)),
-    ("enclosingDropStart", Unsupported("-", ENCLOSING)),
+    // dropOnTop = true is an old spelling of enclosingDrop = top (read first).
+    ("dropOnTop", Bool(|s, b| if b { s.enclosing_drop = Enclosing::Top })),
+    ("enclosingDrop", Own(|a, s, e| a.store(e, parse_enclosing(&e.value), s, |s, r| s.enclosing_drop = r))),
+    ("enclosingDropStart", Region(|s, r| s.enclosing_drop_start = r)),
     ("sittuyinRookDrop", Unsupported("false", "sittuyin's set-up phase (rooks dropped on the first rank only) is not supported")),
     ("wallingRule", Unsupported("none", WALLS)),
     ("wallingRegionWhite", Unsupported("*", WALLS)),
@@ -212,26 +212,25 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("wallOrMove", Unsupported("false", WALLS)),
     ("cambodianMoves", Unsupported("false", "the special first moves of the Cambodian king and met are not supported")),
     ("diagonalLines", Unsupported("-", "moves along marked diagonals (janggi's palace) are not supported")),
-    ("flipEnclosedPieces", Unsupported("none", ENCLOSING)),
+    ("flipEnclosedPieces", Own(|a, s, e| a.store(e, parse_enclosing(&e.value), s, |s, r| s.flip_enclosed_pieces = r))),
     ("moveRepetitionIllegal", Unsupported("false", "forbidding moving back and forth with one piece is not supported")),
     ("chasingRule", Unsupported("none", "the chasing rules are not supported")),
     ("bikjangRule", Unsupported("false", "janggi's bikjang (facing kings) rule is not supported")),
-    ("connectN", Unsupported("0", CONNECT)),
-    ("connectPieceTypes", Unsupported("*", CONNECT)),
-    ("connectHorizontal", Unsupported("true", CONNECT)),
-    ("connectVertical", Unsupported("true", CONNECT)),
-    ("connectDiagonal", Unsupported("true", CONNECT)),
-    ("connectRegion1White", Unsupported("-", CONNECT)),
-    ("connectRegion2White", Unsupported("-", CONNECT)),
-    ("connectRegion1Black", Unsupported("-", CONNECT)),
-    ("connectRegion2Black", Unsupported("-", CONNECT)),
-    ("connectNxN", Unsupported("0", CONNECT)),
-    ("collinearN", Unsupported("0", CONNECT)),
-    ("connectValue", Unsupported("win", CONNECT)),
-    ("adjudicateFullBoard", Unsupported("false", "adjudicating a full board by material counting is not supported")),
+    ("connectN", Count(|s, n| s.connect_n = n)),
+    ("connectPieceTypes", Pieces(|s, p| s.connect_piece_types = p)),
+    ("connectHorizontal", Bool(|s, b| s.connect_horizontal = b)),
+    ("connectVertical", Bool(|s, b| s.connect_vertical = b)),
+    ("connectDiagonal", Bool(|s, b| s.connect_diagonal = b)),
+    ("connectRegion1White", Region(|s, r| s.connect_region1[0] = r)),
+    ("connectRegion2White", Region(|s, r| s.connect_region2[0] = r)),
+    ("connectRegion1Black", Region(|s, r| s.connect_region1[1] = r)),
+    ("connectRegion2Black", Region(|s, r| s.connect_region2[1] = r)),
+    ("connectNxN", Count(|s, n| s.connect_nxn = n)),
+    ("collinearN", Count(|s, n| s.collinear_n = n)),
+    ("connectValue", Value(|s, v| s.connect_value = v)),
+    ("adjudicateFullBoard", Bool(|s, b| s.adjudicate_full_board = b)),
     ("countingRule", Unsupported("none", "the makruk/ASEAN counting rules are not supported")),
-    ("dropOnTop", Unsupported("false", "drops on top of pieces (connect four) are not supported")),
-    ("freeDrops", Unsupported("false", "free drops (drops not limited by the pieces in hand) are not supported")),
+    ("freeDrops", Bool(|s, b| s.free_drops = b)),
 ];
 
 /// Applies one section's entries to a spec, collecting every error.
@@ -532,6 +531,13 @@ fn read_betza_dialect(a: &mut Applier, spec: &mut Spec, e: &Entry) {
         "fairy-stockfish" => spec.dialect = Dialect::FairyStockfish,
         _ => a.error(e, "expected xboard or fairy-stockfish"),
     }
+}
+
+/// An `EnclosingRule` value (`enclosingDrop`, `flipEnclosedPieces`).
+fn parse_enclosing(value: &str) -> Result<Enclosing, String> {
+    Enclosing::parse(value.trim()).ok_or_else(|| {
+        "expected reversi, ataxx, quadwrangle, snort, anyside, top or none".to_string()
+    })
 }
 
 fn read_material_counting(a: &mut Applier, spec: &mut Spec, e: &Entry) {
