@@ -200,11 +200,19 @@ impl PieceMoves<'_> {
                 normal_ok = false;
             }
         }
-        if !pawn_slot && promoted.is_some() {
+        // A promoted piece that may turn back (piece demotion) does so under the
+        // rules of piece promotion: zone, captures only, mandatory.
+        let demotes = v.piece_demotion && pos.promoted_from(from).is_some();
+        if !pawn_slot && (promoted.is_some() || demotes) {
             let in_zone = zone.contains(from) || zone.contains(to);
             let on_capture_only = v.piece_promotion_on_capture && !capture;
             if in_zone && !on_capture_only {
-                list.push(with_extra(Move::piece_promotion(from, to)));
+                if promoted.is_some() {
+                    list.push(with_extra(Move::piece_promotion(from, to)));
+                }
+                if demotes {
+                    list.push(with_extra(Move::piece_demotion(from, to)));
+                }
             }
             if v.mandatory_piece_promotion && in_zone && !on_capture_only {
                 normal_ok = false;

@@ -512,6 +512,10 @@ impl Board {
             _ => {
                 let mover = self.squares[from as usize];
                 let mover_promoted = self.promoted[from as usize];
+                let demoted = match m.kind() {
+                    MoveKind::PieceDemotion => self.promoted_from(v, from),
+                    _ => None,
+                };
                 // Locust captures on the way.
                 for (sq, captured) in m.extras() {
                     if captured {
@@ -554,18 +558,23 @@ impl Board {
                             None => (mover, mover_promoted),
                         }
                     }
+                    MoveKind::PieceDemotion => match demoted {
+                        Some(t) => (Piece::new(us, t), 0),
+                        None => (mover, mover_promoted),
+                    },
                     _ => (mover, mover_promoted),
                 };
                 self.set_square(to, placed, promoted);
+                // A promotion is irreversible unless pieces can demote again.
                 if captured_any
                     || matches!(m.kind(), MoveKind::Promotion)
-                    || (m.kind() == MoveKind::PiecePromotion)
+                    || (m.kind() == MoveKind::PiecePromotion && !v.piece_demotion)
                     || (v.n_move_rule_types[us as usize] & 1 << mover.kind() != 0
                         && !rules.is_reversible(us, mover.kind(), to, from))
                 {
                     self.st.rule50 = 0;
                 }
-                if m.kind() != MoveKind::Promotion && m.kind() != MoveKind::PiecePromotion {
+                if m.kind() == MoveKind::Normal || m.kind() == MoveKind::EnPassant {
                     rules.set_ep_after_move(self, us, mover.kind(), from, to);
                 }
             }

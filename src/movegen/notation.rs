@@ -61,6 +61,7 @@ pub fn move_to_string(pos: &Position, m: Move, numbering: RankNumbering) -> Stri
     match m.kind() {
         MoveKind::Promotion => out.push(lower(m.piece())),
         MoveKind::PiecePromotion => out.push('+'),
+        MoveKind::PieceDemotion => out.push('-'),
         _ => {
             if let Some(gt) = m.gate() {
                 out.push(lower(gt));

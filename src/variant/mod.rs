@@ -201,6 +201,11 @@ pub struct Variant {
     pub pass: [bool; 2],
     pub pass_on_stalemate: [bool; 2],
 
+    // Piece demotion, Cambodian first moves, counting rules.
+    /// A promoted piece may turn back into its original type by a move, under the
+    /// same conditions as a piece promotion (kyotoshogi).
+    pub piece_demotion: bool,
+
     /// Evaluation weights from the variant's weights file (or its parent's, when
     /// the child plays with the same pieces); `None`: derived from the pieces.
     pub weights: Option<Arc<Weights>>,

@@ -167,6 +167,9 @@ pub(super) struct Spec {
     mutually_immune_types: SlotSet,
     pass: [bool; 2],
     pass_on_stalemate: [bool; 2],
+
+    // Piece demotion (kyotoshogi), Cambodian first moves, counting rules.
+    piece_demotion: bool,
 }
 
 impl Spec {
@@ -263,6 +266,7 @@ impl Spec {
             mutually_immune_types: SlotSet::default(),
             pass: [false, false],
             pass_on_stalemate: [false, false],
+            piece_demotion: false,
         }
     }
 

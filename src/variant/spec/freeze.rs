@@ -138,6 +138,7 @@ impl Spec {
             mutually_immune_types: types.set(&self.mutually_immune_types),
             pass: self.pass,
             pass_on_stalemate: self.pass_on_stalemate,
+            piece_demotion: self.piece_demotion,
             // Set by the variant set, which knows where the weights files are.
             weights: None,
         })

@@ -193,10 +193,10 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("flagMove", Bool(|s, b| s.flag_move = b)),
     ("flagPieceSafe", Bool(|s, b| s.flag_piece_safe = b)),
     ("checkCounting", Bool(|s, b| s.check_counting = b)),
+    ("pieceDemotion", Bool(|s, b| s.piece_demotion = b)),
     // Keys of Fairy-Stockfish's dialect that Menagerie does not implement.
     ("twoBoards", Unsupported("false", TWO_BOARDS)),
     ("sittuyinPromotion", Unsupported("false", "sittuyin's pawn promotion (to a met, in place or diagonally, while the side has none) is not supported")),
-    ("pieceDemotion", Unsupported("false", "piece demotion (pieces that flip back, as in kyotoshogi) is not supported")),
     ("petrifyOnCaptureTypes", Unsupported("-", PETRIFY)),
     ("petrifyBlastPieces", Unsupported("false", PETRIFY)),
     ("enclosingDrop", Unsupported("none", ENCLOSING)),
