@@ -21,6 +21,9 @@ impl Ruleset {
         if self.variant.castling {
             self.castlings(pos, us, list);
         }
+        if self.variant.cambodian_moves {
+            self.cambodian_moves(pos, us, list);
+        }
         if (self.variant.pass[us as usize] || self.variant.pass_on_stalemate[us as usize])
             && let Some(sq) = pos.royals(us).first().or_else(|| pos.pieces(us).first())
         {

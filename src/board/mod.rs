@@ -7,6 +7,7 @@
 //! they live here, below legality.
 
 mod attacks;
+mod cambodian;
 mod drops;
 pub mod fen;
 mod generate;

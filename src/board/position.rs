@@ -565,6 +565,9 @@ impl Board {
                     _ => (mover, mover_promoted),
                 };
                 self.set_square(to, placed, promoted);
+                if v.cambodian_moves {
+                    self.cambodian_after_move(rules, them, mover.kind(), to);
+                }
                 // A promotion is irreversible unless pieces can demote again.
                 if captured_any
                     || matches!(m.kind(), MoveKind::Promotion)
@@ -638,6 +641,18 @@ impl Board {
         }
         for &sq in &victims[..n] {
             self.capture_at(v, sq, us);
+        }
+    }
+
+    /// Cambodian chess: a rook of the mover in line with the enemy king on its gate
+    /// takes the king's leap away.
+    fn cambodian_after_move(&mut self, rules: &Ruleset, them: Color, mover: PieceType, to: Square) {
+        let gates = self.st.gates[them as usize];
+        let by_type = &self.by_type[them as usize];
+        let lost =
+            rules.cambodian_gate_lost(|king| by_type[king as usize].and(&gates).first(), mover, to);
+        if let Some(sq) = lost {
+            self.toggle_gate(them, sq);
         }
     }
 

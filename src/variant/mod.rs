@@ -205,6 +205,11 @@ pub struct Variant {
     /// A promoted piece may turn back into its original type by a move, under the
     /// same conditions as a piece promotion (kyotoshogi).
     pub piece_demotion: bool,
+    /// Cambodian chess: a king on its gate square (from the FEN's gating field) may
+    /// leap like a knight to the next rank forward, and a met (`fers`) on its gate
+    /// two squares straight forward, onto empty squares and not out of check; a
+    /// rook that moves into line with the enemy king takes away the king's leap.
+    pub cambodian_moves: bool,
 
     /// Evaluation weights from the variant's weights file (or its parent's, when
     /// the child plays with the same pieces); `None`: derived from the pieces.

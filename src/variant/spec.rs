@@ -170,6 +170,7 @@ pub(super) struct Spec {
 
     // Piece demotion (kyotoshogi), Cambodian first moves, counting rules.
     piece_demotion: bool,
+    cambodian_moves: bool,
 }
 
 impl Spec {
@@ -267,6 +268,7 @@ impl Spec {
             pass: [false, false],
             pass_on_stalemate: [false, false],
             piece_demotion: false,
+            cambodian_moves: false,
         }
     }
 

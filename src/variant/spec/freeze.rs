@@ -139,6 +139,7 @@ impl Spec {
             pass: self.pass,
             pass_on_stalemate: self.pass_on_stalemate,
             piece_demotion: self.piece_demotion,
+            cambodian_moves: self.cambodian_moves,
             // Set by the variant set, which knows where the weights files are.
             weights: None,
         })

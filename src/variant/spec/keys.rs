@@ -194,6 +194,7 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("flagPieceSafe", Bool(|s, b| s.flag_piece_safe = b)),
     ("checkCounting", Bool(|s, b| s.check_counting = b)),
     ("pieceDemotion", Bool(|s, b| s.piece_demotion = b)),
+    ("cambodianMoves", Bool(|s, b| s.cambodian_moves = b)),
     // Keys of Fairy-Stockfish's dialect that Menagerie does not implement.
     ("twoBoards", Unsupported("false", TWO_BOARDS)),
     ("sittuyinPromotion", Unsupported("false", "sittuyin's pawn promotion (to a met, in place or diagonally, while the side has none) is not supported")),
@@ -207,7 +208,6 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("wallingRegionBlack", Unsupported("*", WALLS)),
     ("wallingRegion", Unsupported("*", WALLS)),
     ("wallOrMove", Unsupported("false", WALLS)),
-    ("cambodianMoves", Unsupported("false", "the special first moves of the Cambodian king and met are not supported")),
     ("diagonalLines", Unsupported("-", "moves along marked diagonals (janggi's palace) are not supported")),
     ("flipEnclosedPieces", Unsupported("none", ENCLOSING)),
     ("moveRepetitionIllegal", Unsupported("false", "forbidding moving back and forth with one piece is not supported")),
