@@ -26,6 +26,16 @@ pub fn cecp_text(pos: &Position, m: Move, xb: &XbVariant) -> String {
             s.push(xb.letter(v, m.piece()).to_ascii_lowercase());
             s
         }
+        // XBoard has no demotion suffix: the chess-style suffix names the piece
+        // the move turns back into.
+        MoveKind::PieceDemotion => {
+            let mut s = notation::move_to_string(pos, m, RankNumbering::XBoard);
+            s.pop();
+            if let Some(t) = pos.promoted_from(m.from()) {
+                s.push(xb.letter(v, t).to_ascii_lowercase());
+            }
+            s
+        }
         MoveKind::Normal if xb.defers_with_equals && could_promote(pos, m) => {
             format!(
                 "{}=",
