@@ -8,6 +8,7 @@
 
 mod attacks;
 mod cambodian;
+mod counting;
 mod drops;
 pub mod fen;
 mod generate;

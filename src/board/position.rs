@@ -6,9 +6,10 @@
 //! gating, locust captures and atomic blasts alike.
 
 use super::Ruleset;
+use super::counting::{CountingMove, Material};
 use super::zobrist::KEYS;
 use crate::types::{Color, MAX_PIECE_TYPES, Move, MoveKind, Piece, PieceType, Square, SquareSet};
-use crate::variant::Variant;
+use crate::variant::{CountingRule, Variant};
 use std::sync::Arc;
 
 /// State that make/unmake saves and restores wholesale.
@@ -38,6 +39,10 @@ pub struct StateInfo {
     pub last_move: Move,
     /// The piece captured by that move on its destination (or en passant), if any.
     pub captured: Piece,
+    /// Counting rules (counting.rs): the limit in plies (0: no count is on) and
+    /// the count.
+    pub counting_limit: u32,
+    pub counting_ply: u32,
     /// Index into the change log where that move's changes begin.
     change_start: u32,
 }
@@ -109,6 +114,8 @@ impl Position {
                     shak: false,
                     last_move: Move::NONE,
                     captured: Piece::NONE,
+                    counting_limit: 0,
+                    counting_ply: 0,
                     change_start: 0,
                 },
                 history: Vec::with_capacity(256),
@@ -458,6 +465,9 @@ impl Board {
         st.key ^= KEYS.side;
         st.rule50 += 1;
         st.plies_from_null += 1;
+        if st.counting_limit != 0 {
+            st.counting_ply += 1;
+        }
         st.last_move = m;
         st.captured = Piece::NONE;
         // En passant squares last one ply.
@@ -615,6 +625,28 @@ impl Board {
         }
         self.side = them;
         self.game_ply += 1;
+        if v.counting_rule != CountingRule::None {
+            let captured_pawn =
+                self.st.captured.is_some() && Some(self.st.captured.kind()) == rules.pawn_type;
+            let mv = CountingMove {
+                mover: us,
+                captured_pawn,
+                captured_or_promoted: captured_any || m.kind() == MoveKind::Promotion,
+            };
+            self.update_counting(rules, mv);
+        }
+    }
+
+    /// Counting rules: start or restart a count after a move.
+    fn update_counting(&mut self, rules: &Ruleset, mv: CountingMove) {
+        let material = Material::new(
+            &rules.counting,
+            |c, t| self.by_type[c as usize][t as usize].count(),
+            |c| self.by_color[c as usize].count(),
+        );
+        let before = (self.st.counting_limit, self.st.counting_ply);
+        (self.st.counting_limit, self.st.counting_ply) =
+            rules.counting_after_move(&material, mv, before);
     }
 
     /// An atomic capture: the pieces around `center` (pawns other than the capturer

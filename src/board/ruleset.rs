@@ -4,6 +4,7 @@
 //! `Arc`.
 
 use super::cambodian::CambodianTypes;
+use super::counting::CountingTypes;
 use super::drops::DropSquares;
 use super::position::Board;
 use super::tables::{self, Tables};
@@ -37,6 +38,8 @@ pub struct Ruleset {
     pub knight_types: TypeSet,
     /// The types Cambodian chess's first moves name (see cambodian.rs).
     pub(super) cambodian: CambodianTypes,
+    /// The types the counting rules count (see counting.rs).
+    pub(super) counting: CountingTypes,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -90,6 +93,7 @@ impl Ruleset {
         let knight_types = types_of(&["knight"]);
         let drop_squares = DropSquares::new(&variant, &tables, pawn_type);
         let cambodian = CambodianTypes::new(&variant);
+        let counting = CountingTypes::new(&variant);
         Arc::new(Ruleset {
             variant,
             tables,
@@ -103,6 +107,7 @@ impl Ruleset {
             shak_types,
             knight_types,
             cambodian,
+            counting,
         })
     }
 

@@ -14,7 +14,7 @@ mod keys;
 
 pub(super) use keys::Applier;
 
-use super::{GameValue, MaterialCounting};
+use super::{CountingRule, GameValue, MaterialCounting};
 use crate::types::SquareSet;
 use crate::xbetza::Dialect;
 use std::collections::BTreeMap;
@@ -171,6 +171,7 @@ pub(super) struct Spec {
     // Piece demotion (kyotoshogi), Cambodian first moves, counting rules.
     piece_demotion: bool,
     cambodian_moves: bool,
+    counting_rule: CountingRule,
 }
 
 impl Spec {
@@ -269,6 +270,7 @@ impl Spec {
             pass_on_stalemate: [false, false],
             piece_demotion: false,
             cambodian_moves: false,
+            counting_rule: CountingRule::None,
         }
     }
 

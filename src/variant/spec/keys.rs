@@ -13,7 +13,7 @@ use crate::variant::names::TWO_BOARDS;
 use crate::variant::pieces::{
     BUILTIN_PIECES, capitalized, custom_slot_number, unsupported_builtin,
 };
-use crate::variant::{GameValue, LoadError, MaterialCounting};
+use crate::variant::{CountingRule, GameValue, LoadError, MaterialCounting};
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
 
@@ -195,6 +195,7 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("checkCounting", Bool(|s, b| s.check_counting = b)),
     ("pieceDemotion", Bool(|s, b| s.piece_demotion = b)),
     ("cambodianMoves", Bool(|s, b| s.cambodian_moves = b)),
+    ("countingRule", Own(read_counting_rule)),
     // Keys of Fairy-Stockfish's dialect that Menagerie does not implement.
     ("twoBoards", Unsupported("false", TWO_BOARDS)),
     ("sittuyinPromotion", Unsupported("false", "sittuyin's pawn promotion (to a met, in place or diagonally, while the side has none) is not supported")),
@@ -226,7 +227,6 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("collinearN", Unsupported("0", CONNECT)),
     ("connectValue", Unsupported("win", CONNECT)),
     ("adjudicateFullBoard", Unsupported("false", "adjudicating a full board by material counting is not supported")),
-    ("countingRule", Unsupported("none", "the makruk/ASEAN counting rules are not supported")),
     ("castlingWins", Unsupported("-", "castling as a win condition is not supported")),
     ("dropOnTop", Unsupported("false", "drops on top of pieces (connect four) are not supported")),
     ("freeDrops", Unsupported("false", "free drops (drops not limited by the pieces in hand) are not supported")),
@@ -530,6 +530,16 @@ fn read_material_counting(a: &mut Applier, spec: &mut Spec, e: &Entry) {
                 "expected none, unweighted, whitedrawodds or blackdrawodds",
             );
         }
+    };
+}
+
+fn read_counting_rule(a: &mut Applier, spec: &mut Spec, e: &Entry) {
+    spec.counting_rule = match e.value.as_str() {
+        "none" => CountingRule::None,
+        "makruk" => CountingRule::Makruk,
+        "cambodian" => CountingRule::Cambodian,
+        "asean" => CountingRule::Asean,
+        _ => return a.error(e, "expected makruk, cambodian, asean or none"),
     };
 }
 
