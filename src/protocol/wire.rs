@@ -156,6 +156,19 @@ mod tests {
     }
 
     #[test]
+    fn kyoto_demotion_as_a_promotion_to_the_original_piece() {
+        // White's promoted lance on a1 turns back into a lance on every move.
+        let (mut pos, xb) = setup("kyotoshogi", None);
+        let texts = legal_texts(&mut pos, &xb);
+        assert!(texts.contains(&"a1a2l".to_string()), "{texts:?}");
+        assert!(texts.contains(&"e1e2+".to_string()), "{texts:?}");
+        let m = cecp_parse(&mut pos, "a1a2l", &xb).expect("XBoard's spelling");
+        assert_eq!(m.kind(), MoveKind::PieceDemotion);
+        assert_eq!(cecp_parse(&mut pos, "a1a2-", &xb), Ok(m));
+        assert_eq!(uci_text(&pos, m), "a1a2-");
+    }
+
+    #[test]
     fn drops_ten_rank_squares_and_legs() {
         let (mut pos, xb) = setup("crazyhouse", Some("4k3/8/8/8/8/8/8/4K3[N] w - - 0 1"));
         assert!(legal_texts(&mut pos, &xb).contains(&"N@e4".to_string()));
