@@ -155,6 +155,15 @@ fn moves_of(v: &Variant, t: PieceType) -> (String, String) {
             (canonical_text(text), text.to_string())
         }
         "soldier" => (SOLDIER.to_string(), xbetza::to_xboard(&p.moves)),
+        // Cambodian chess: the king's and the met's first leaps (XBoard knows a
+        // piece's first move from the virgin files of the FEN's castling field).
+        "king" | "fers" if v.cambodian_moves => {
+            let leap = if p.slot == "king" { "ismN" } else { "imfD" };
+            (
+                format!("{}{leap}", canonical(&p.moves)),
+                format!("{}{leap}", xbetza::to_xboard(&p.moves)),
+            )
+        }
         _ => (canonical(&p.moves), xbetza::to_xboard(&p.moves)),
     }
 }
