@@ -152,19 +152,24 @@ impl Ruleset {
         list: &mut MoveList,
     ) {
         let v = &self.variant;
-        let ci = us as usize;
         let empty = v.geometry.all().minus(&pos.occupied());
         for sq in empty.iter() {
             if self.drop_allowed(pos, us, t, sq, false) {
                 list.push(Move::drop(t, sq));
             }
-            if self.drop_allowed(pos, us, p, sq, false)
-                || (v.drop_region[ci].contains(sq)
-                    && !(v.immobility_illegal && self.tables.immobile[ci][p as usize].contains(sq)))
-            {
+            if self.promoted_drop_allowed(pos, us, p, sq) {
                 list.push(Move::promoted_drop(t, sq));
             }
         }
+    }
+
+    /// May a piece be dropped on `sq` in its promoted form `p`?
+    fn promoted_drop_allowed(&self, pos: &Position, us: Color, p: PieceType, sq: Square) -> bool {
+        let v = &self.variant;
+        let ci = us as usize;
+        self.drop_allowed(pos, us, p, sq, false)
+            || (v.drop_region[ci].contains(sq)
+                && !(v.immobility_illegal && self.tables.immobile[ci][p as usize].contains(sq)))
     }
 
     /// Drops that give contact check to the enemy royal piece (for quiescence): a
@@ -181,15 +186,22 @@ impl Ruleset {
             return;
         };
         let mut in_hand = 0u64;
+        // The promoted forms of the pieces in hand that may be dropped promoted.
+        let mut promoted_in_hand = 0u64;
         for t in 0..v.num_types() as PieceType {
             if pos.hand(us, t) > 0 {
                 in_hand |= 1 << t;
+                if v.drop_promoted
+                    && let Some(p) = v.promoted_piece_type[t as usize]
+                {
+                    promoted_in_hand |= 1 << p;
+                }
             }
         }
         let t = &self.tables;
         let start = list.len();
         for p in t.probes_of(us, k) {
-            let types = p.types & in_hand;
+            let types = p.types & (in_hand | promoted_in_hand);
             if types == 0 {
                 continue;
             }
@@ -234,15 +246,27 @@ impl Ruleset {
         list: &mut MoveList,
         start: usize,
     ) {
+        let v = &self.variant;
         while types != 0 {
             let ty = types.trailing_zeros() as PieceType;
             types &= types - 1;
-            if !self.drop_allowed(pos, us, ty, sq, false) {
+            if pos.hand(us, ty) > 0 && self.drop_allowed(pos, us, ty, sq, false) {
+                let m = Move::drop(ty, sq);
+                if !list.moves[start..].contains(&m) {
+                    list.push(m);
+                }
+            }
+            // Pieces in hand dropped promoted into this type.
+            if !v.drop_promoted || !self.promoted_drop_allowed(pos, us, ty, sq) {
                 continue;
             }
-            let m = Move::drop(ty, sq);
-            if !list.moves[start..].contains(&m) {
-                list.push(m);
+            for base in 0..v.num_types() as PieceType {
+                if v.promoted_piece_type[base as usize] == Some(ty) && pos.hand(us, base) > 0 {
+                    let m = Move::promoted_drop(base, sq);
+                    if !list.moves[start..].contains(&m) {
+                        list.push(m);
+                    }
+                }
             }
         }
     }

@@ -21,6 +21,9 @@ impl Ruleset {
         if self.variant.castling {
             self.castlings(pos, us, list);
         }
+        if self.variant.cambodian_moves {
+            self.cambodian_moves(pos, us, list);
+        }
         if (self.variant.pass[us as usize] || self.variant.pass_on_stalemate[us as usize])
             && let Some(sq) = pos.royals(us).first().or_else(|| pos.pieces(us).first())
         {
@@ -200,11 +203,19 @@ impl PieceMoves<'_> {
                 normal_ok = false;
             }
         }
-        if !pawn_slot && promoted.is_some() {
+        // A promoted piece that may turn back (piece demotion) does so under the
+        // rules of piece promotion: zone, captures only, mandatory.
+        let demotes = v.piece_demotion && pos.promoted_from(from).is_some();
+        if !pawn_slot && (promoted.is_some() || demotes) {
             let in_zone = zone.contains(from) || zone.contains(to);
             let on_capture_only = v.piece_promotion_on_capture && !capture;
             if in_zone && !on_capture_only {
-                list.push(with_extra(Move::piece_promotion(from, to)));
+                if promoted.is_some() {
+                    list.push(with_extra(Move::piece_promotion(from, to)));
+                }
+                if demotes {
+                    list.push(with_extra(Move::piece_demotion(from, to)));
+                }
             }
             if v.mandatory_piece_promotion && in_zone && !on_capture_only {
                 normal_ok = false;

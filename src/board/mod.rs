@@ -7,6 +7,8 @@
 //! they live here, below legality.
 
 mod attacks;
+mod cambodian;
+mod counting;
 mod drops;
 mod enclosing;
 pub mod fen;

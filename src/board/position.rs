@@ -6,9 +6,10 @@
 //! gating, locust captures and atomic blasts alike.
 
 use super::Ruleset;
+use super::counting::{CountingMove, Material};
 use super::zobrist::KEYS;
 use crate::types::{Color, MAX_PIECE_TYPES, Move, MoveKind, Piece, PieceType, Square, SquareSet};
-use crate::variant::{Enclosing, Variant};
+use crate::variant::{CountingRule, Enclosing, Variant};
 use std::sync::Arc;
 
 /// State that make/unmake saves and restores wholesale.
@@ -38,6 +39,10 @@ pub struct StateInfo {
     pub last_move: Move,
     /// The piece captured by that move on its destination (or en passant), if any.
     pub captured: Piece,
+    /// Counting rules (counting.rs): the limit in plies (0: no count is on) and
+    /// the count.
+    pub counting_limit: u32,
+    pub counting_ply: u32,
     /// Index into the change log where that move's changes begin.
     change_start: u32,
 }
@@ -109,6 +114,8 @@ impl Position {
                     shak: false,
                     last_move: Move::NONE,
                     captured: Piece::NONE,
+                    counting_limit: 0,
+                    counting_ply: 0,
                     change_start: 0,
                 },
                 history: Vec::with_capacity(256),
@@ -458,6 +465,9 @@ impl Board {
         st.key ^= KEYS.side;
         st.rule50 += 1;
         st.plies_from_null += 1;
+        if st.counting_limit != 0 {
+            st.counting_ply += 1;
+        }
         st.last_move = m;
         st.captured = Piece::NONE;
         // En passant squares last one ply.
@@ -517,6 +527,10 @@ impl Board {
             _ => {
                 let mover = self.squares[from as usize];
                 let mover_promoted = self.promoted[from as usize];
+                let demoted = match m.kind() {
+                    MoveKind::PieceDemotion => self.promoted_from(v, from),
+                    _ => None,
+                };
                 // Locust captures on the way.
                 for (sq, captured) in m.extras() {
                     if captured {
@@ -559,18 +573,26 @@ impl Board {
                             None => (mover, mover_promoted),
                         }
                     }
+                    MoveKind::PieceDemotion => match demoted {
+                        Some(t) => (Piece::new(us, t), 0),
+                        None => (mover, mover_promoted),
+                    },
                     _ => (mover, mover_promoted),
                 };
                 self.set_square(to, placed, promoted);
+                if v.cambodian_moves {
+                    self.cambodian_after_move(rules, them, mover.kind(), to);
+                }
+                // A promotion is irreversible unless pieces can demote again.
                 if captured_any
                     || matches!(m.kind(), MoveKind::Promotion)
-                    || (m.kind() == MoveKind::PiecePromotion)
+                    || (m.kind() == MoveKind::PiecePromotion && !v.piece_demotion)
                     || (v.n_move_rule_types[us as usize] & 1 << mover.kind() != 0
                         && !rules.is_reversible(us, mover.kind(), to, from))
                 {
                     self.st.rule50 = 0;
                 }
-                if m.kind() != MoveKind::Promotion && m.kind() != MoveKind::PiecePromotion {
+                if m.kind() == MoveKind::Normal || m.kind() == MoveKind::EnPassant {
                     rules.set_ep_after_move(self, us, mover.kind(), from, to);
                 }
             }
@@ -608,6 +630,28 @@ impl Board {
         }
         self.side = them;
         self.game_ply += 1;
+        if v.counting_rule != CountingRule::None {
+            let captured_pawn =
+                self.st.captured.is_some() && Some(self.st.captured.kind()) == rules.pawn_type;
+            let mv = CountingMove {
+                mover: us,
+                captured_pawn,
+                captured_or_promoted: captured_any || m.kind() == MoveKind::Promotion,
+            };
+            self.update_counting(rules, mv);
+        }
+    }
+
+    /// Counting rules: start or restart a count after a move.
+    fn update_counting(&mut self, rules: &Ruleset, mv: CountingMove) {
+        let material = Material::new(
+            &rules.counting,
+            |c, t| self.by_type[c as usize][t as usize].count(),
+            |c| self.by_color[c as usize].count(),
+        );
+        let before = (self.st.counting_limit, self.st.counting_ply);
+        (self.st.counting_limit, self.st.counting_ply) =
+            rules.counting_after_move(&material, mv, before);
     }
 
     /// Turn over the enemy pieces that `m` encloses (reversi, ataxx), as
@@ -646,6 +690,18 @@ impl Board {
         }
         for &sq in &victims[..n] {
             self.capture_at(v, sq, us);
+        }
+    }
+
+    /// Cambodian chess: a rook of the mover in line with the enemy king on its gate
+    /// takes the king's leap away.
+    fn cambodian_after_move(&mut self, rules: &Ruleset, them: Color, mover: PieceType, to: Square) {
+        let gates = self.st.gates[them as usize];
+        let by_type = &self.by_type[them as usize];
+        let lost =
+            rules.cambodian_gate_lost(|king| by_type[king as usize].and(&gates).first(), mover, to);
+        if let Some(sq) = lost {
+            self.toggle_gate(them, sq);
         }
     }
 

@@ -3,6 +3,8 @@
 //! passant squares, the n-move rule's reversible moves). Positions share it through an
 //! `Arc`.
 
+use super::cambodian::CambodianTypes;
+use super::counting::CountingTypes;
 use super::drops::DropSquares;
 use super::position::Board;
 use super::tables::{self, Tables};
@@ -34,6 +36,10 @@ pub struct Ruleset {
     /// shatarMateRule.
     pub shak_types: TypeSet,
     pub knight_types: TypeSet,
+    /// The types Cambodian chess's first moves name (see cambodian.rs).
+    pub(super) cambodian: CambodianTypes,
+    /// The types the counting rules count (see counting.rs).
+    pub(super) counting: CountingTypes,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -86,6 +92,8 @@ impl Ruleset {
         let shak_types = types_of(&["knight", "rook", "bers"]);
         let knight_types = types_of(&["knight"]);
         let drop_squares = DropSquares::new(&variant, &tables, pawn_type);
+        let cambodian = CambodianTypes::new(&variant);
+        let counting = CountingTypes::new(&variant);
         Arc::new(Ruleset {
             variant,
             tables,
@@ -98,6 +106,8 @@ impl Ruleset {
             castle_distance,
             shak_types,
             knight_types,
+            cambodian,
+            counting,
         })
     }
 

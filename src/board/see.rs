@@ -57,6 +57,11 @@ impl Ruleset {
                             None => (gain, moving.kind()),
                         }
                     }
+                    MoveKind::PieceDemotion => {
+                        let placed = pos.promoted_from(m.from()).unwrap_or(moving.kind());
+                        gain += values[placed as usize] - values[moving.kind() as usize];
+                        (gain, placed)
+                    }
                     _ => (gain, moving.kind()),
                 }
             }

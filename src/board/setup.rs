@@ -5,7 +5,7 @@
 
 use super::{Position, Ruleset};
 use crate::types::{Color, MAX_PIECE_TYPES, Piece, PieceType, Square, TypeSet};
-use crate::variant::{GameValue, Variant};
+use crate::variant::{CountingRule, GameValue, Variant};
 use std::sync::Arc;
 
 /// A position as written (a FEN read against a variant), not yet checked to be
@@ -22,6 +22,9 @@ pub struct Setup {
     pub ep: Vec<Square>,
     /// Checks each side still has to give (check-counting variants).
     pub checks_remaining: Option<[u8; 2]>,
+    /// The counting rules' limit in plies (0: no count is on); the count is then
+    /// written in place of the halfmove clock.
+    pub counting_limit: u32,
     pub rule50: u32,
     pub fullmove: u32,
 }
@@ -36,6 +39,7 @@ impl Setup {
             castling: Vec::new(),
             ep: Vec::new(),
             checks_remaining: None,
+            counting_limit: 0,
             rule50: 0,
             fullmove: 1,
         }
@@ -103,6 +107,12 @@ impl Position {
             pos.set_checks_remaining(Color::Black, b);
         }
         pos.state_mut().rule50 = s.rule50;
+        if v.counting_rule != CountingRule::None && s.counting_limit > 0 {
+            let st = pos.state_mut();
+            st.counting_limit = s.counting_limit;
+            st.counting_ply = s.rule50;
+            st.rule50 = 0;
+        }
         pos.set_game_ply(2 * (s.fullmove - 1) + (s.side == Color::Black) as u32);
         pos.finish_setup();
         pos

@@ -143,7 +143,7 @@ impl Ruleset {
             let fast = match m.kind() {
                 MoveKind::Normal => !m.has_extra() && m.gate().is_none(),
                 MoveKind::Promotion => m.gate().is_none(),
-                MoveKind::PiecePromotion => true,
+                MoveKind::PiecePromotion | MoveKind::PieceDemotion => true,
                 MoveKind::Drop => true,
                 _ => false,
             };
@@ -305,8 +305,9 @@ impl Ruleset {
     /// through it: a dropped piece of such a type is pseudo-royal too; a pawn-style
     /// promotion to such a type makes the new piece pseudo-royal, unless the type
     /// already had its full count, which then loses pseudo-royalty altogether; a
-    /// shogi-style promotion adds nothing (in Shō shogi, promoting the drunk
-    /// elephant does not free the king from check).
+    /// shogi-style promotion or demotion keeps the piece's pseudo-royalty and adds
+    /// none (in Shō shogi, promoting the drunk elephant does not free the king from
+    /// check; in gethenian, a promoting king stays royal).
     fn pseudo_royals_safe(
         &self,
         pos: &Position,
@@ -319,6 +320,17 @@ impl Ruleset {
         // The pieces of `c` whose types were pseudo-royal before the move.
         let royal_before =
             |c: Color| self.pseudo_royals_counted(pos, c, |t| before[c as usize][t as usize]);
+        let to = m.to();
+        // A piece that changed type in place (shogi-style promotion or demotion):
+        // its type before the move. It keeps the pseudo-royalty it had then.
+        let changed_from = match m.kind() {
+            MoveKind::PiecePromotion => pos.promoted_from(to),
+            MoveKind::PieceDemotion => {
+                let t = pos.piece_at(to).kind();
+                Some(self.variant.promoted_piece_type[t as usize].unwrap_or(t))
+            }
+            _ => None,
+        };
         // Did `c` lose one of the pieces that were pseudo-royal before the move?
         let lost = |c: Color| {
             let mut ty = types;
@@ -326,7 +338,9 @@ impl Ruleset {
                 let t = ty.trailing_zeros() as usize;
                 ty &= ty - 1;
                 let was = before[c as usize][t];
-                if was <= limit && pos.count(c, t as PieceType) < was {
+                let changed = c == us && changed_from == Some(t as PieceType);
+                let now = pos.count(c, t as PieceType) + changed as u32;
+                if was <= limit && now < was {
                     return true;
                 }
             }
@@ -341,7 +355,6 @@ impl Ruleset {
             return true;
         }
         let mut ours = royal_before(us);
-        let to = m.to();
         let moved = pos.piece_at(to);
         let new_type = moved.kind();
         let new_is_extinction =
@@ -355,8 +368,15 @@ impl Ruleset {
                     ours |= SquareSet::single(to);
                 }
             }
-            MoveKind::PiecePromotion if new_is_extinction => {
-                ours = ours.minus(&SquareSet::single(to));
+            MoveKind::PiecePromotion | MoveKind::PieceDemotion => {
+                let was_royal = changed_from.is_some_and(|t| {
+                    types & 1u64 << t != 0 && before[us as usize][t as usize] <= limit
+                });
+                if was_royal {
+                    ours |= SquareSet::single(to);
+                } else {
+                    ours = ours.minus(&SquareSet::single(to));
+                }
             }
             _ => {}
         }

@@ -1,5 +1,6 @@
 //! Moves as text: coordinate notation as Fairy-Stockfish's UCI mode writes it
-//! (`e2e4`, `e7e8q`, `P@e4`, `+` for shogi promotion, gating letter appended) and
+//! (`e2e4`, `e7e8q`, `P@e4`, `+` for shogi promotion, `-` for demotion, gating
+//! letter appended) and
 //! XBoard's (ranks from 0 on 10-rank boards, `=` for a declined promotion,
 //! multi-leg moves as `f6f7,f7f8`).
 
@@ -61,6 +62,7 @@ pub fn move_to_string(pos: &Position, m: Move, numbering: RankNumbering) -> Stri
     match m.kind() {
         MoveKind::Promotion => out.push(lower(m.piece())),
         MoveKind::PiecePromotion => out.push('+'),
+        MoveKind::PieceDemotion => out.push('-'),
         _ => {
             if let Some(gt) = m.gate() {
                 out.push(lower(gt));
@@ -111,6 +113,8 @@ pub fn parse_move(
         let s = move_to_string(pos, m, numbering);
         let matches = s == base
             || s.eq_ignore_ascii_case(base) && m.kind() == MoveKind::Promotion
+            || (m.kind() == MoveKind::PieceDemotion
+                && demotion_alternative(pos, m, numbering) == base)
             || (m.kind() == MoveKind::Pass && (base == "@@@@" || base == "0000"));
         if matches {
             if declined && !declined_promotion(m, &legal) && m.kind() != MoveKind::Normal {
@@ -141,6 +145,17 @@ pub fn parse_move(
             }
         }
     }
+}
+
+/// A demotion written as a promotion to the piece it turns back into (`e5d4l`
+/// for `e5d4-`), as XBoard writes it.
+fn demotion_alternative(pos: &Position, m: Move, numbering: RankNumbering) -> String {
+    let mut s = move_to_string(pos, m, numbering);
+    s.pop();
+    if let Some(t) = pos.promoted_from(m.from()) {
+        s.push(pos.variant().pieces[t as usize].letter.to_ascii_lowercase());
+    }
+    s
 }
 
 /// `O-O` (short, false) or `O-O-O` (long, true), also with zeros.

@@ -85,8 +85,10 @@ pub fn judge(pos: &mut Position) -> Option<GameEnd> {
     if let Some(value) = rules::optional_result(pos, || has_moves) {
         let st = pos.state();
         let by_n_move = v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule;
+        let by_counting = !by_n_move && rules::counting_over(pos);
         return GameEnd::new(pos, value, |winner| match value {
             GameValue::Draw if by_n_move => format!("Draw by the {}-move rule", v.n_move_rule),
+            GameValue::Draw if by_counting => "Draw by the counting rule".to_string(),
             GameValue::Draw => "Draw by repetition".to_string(),
             _ if by_n_move => format!(
                 "{winner} wins: the {}-move rule, {}",

@@ -26,6 +26,16 @@ pub fn cecp_text(pos: &Position, m: Move, xb: &XbVariant) -> String {
             s.push(xb.letter(v, m.piece()).to_ascii_lowercase());
             s
         }
+        // XBoard has no demotion suffix: the chess-style suffix names the piece
+        // the move turns back into.
+        MoveKind::PieceDemotion => {
+            let mut s = notation::move_to_string(pos, m, RankNumbering::XBoard);
+            s.pop();
+            if let Some(t) = pos.promoted_from(m.from()) {
+                s.push(xb.letter(v, t).to_ascii_lowercase());
+            }
+            s
+        }
         MoveKind::Normal if xb.defers_with_equals && could_promote(pos, m) => {
             format!(
                 "{}=",
@@ -143,6 +153,19 @@ mod tests {
         for t in texts {
             assert!(cecp_parse(&mut pos, &t, &xb).is_ok(), "{t}");
         }
+    }
+
+    #[test]
+    fn kyoto_demotion_as_a_promotion_to_the_original_piece() {
+        // White's promoted lance on a1 turns back into a lance on every move.
+        let (mut pos, xb) = setup("kyotoshogi", None);
+        let texts = legal_texts(&mut pos, &xb);
+        assert!(texts.contains(&"a1a2l".to_string()), "{texts:?}");
+        assert!(texts.contains(&"e1e2+".to_string()), "{texts:?}");
+        let m = cecp_parse(&mut pos, "a1a2l", &xb).expect("XBoard's spelling");
+        assert_eq!(m.kind(), MoveKind::PieceDemotion);
+        assert_eq!(cecp_parse(&mut pos, "a1a2-", &xb), Ok(m));
+        assert_eq!(uci_text(&pos, m), "a1a2-");
     }
 
     #[test]

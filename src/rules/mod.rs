@@ -10,7 +10,7 @@
 
 use crate::board::Position;
 use crate::types::Color;
-use crate::variant::{GameValue, MaterialCounting};
+use crate::variant::{CountingRule, GameValue, MaterialCounting};
 use std::cmp::Ordering;
 
 /// `value`, or for a draw the result the variant's material counting gives instead.
@@ -106,11 +106,30 @@ pub fn optional_result(
 ) -> Option<GameValue> {
     let v = pos.variant();
     let st = pos.state();
-    if v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule && (!pos.in_check() || has_legal_moves())
-    {
+    // Asked at most once, and only in check.
+    let mut has_legal_moves = Some(has_legal_moves);
+    let mut can_move = None;
+    let mut not_mated = || {
+        !pos.in_check()
+            || *can_move.get_or_insert_with(|| has_legal_moves.take().is_some_and(|f| f()))
+    };
+    if v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule && not_mated() {
         return Some(counted(pos, GameValue::Draw));
     }
-    repetition_result(pos, v.n_fold_rule.max(2))
+    let repeated = repetition_result(pos, v.n_fold_rule.max(2));
+    if repeated.is_none() && counting_over(pos) && not_mated() {
+        return Some(GameValue::Draw);
+    }
+    repeated
+}
+
+/// Counting rules: the count is on and past its limit (a draw, unless mated).
+#[inline]
+pub fn counting_over(pos: &Position) -> bool {
+    let st = pos.state();
+    pos.variant().counting_rule != CountingRule::None
+        && st.counting_limit != 0
+        && st.counting_ply > st.counting_limit
 }
 
 /// n-fold repetition: the value if the current position occurred `n-1` times before.

@@ -98,12 +98,13 @@ impl CheckHints {
         }
         let placed = match m.kind() {
             MoveKind::Drop | MoveKind::Promotion => m.piece(),
-            MoveKind::Normal | MoveKind::PiecePromotion => {
+            MoveKind::Normal | MoveKind::PiecePromotion | MoveKind::PieceDemotion => {
                 let kind = pos.piece_at(m.from()).kind();
                 match m.kind() {
                     MoveKind::PiecePromotion => {
                         rules.variant.promoted_piece_type[kind as usize].unwrap_or(kind)
                     }
+                    MoveKind::PieceDemotion => pos.promoted_from(m.from()).unwrap_or(kind),
                     _ => kind,
                 }
             }

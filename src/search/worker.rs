@@ -17,7 +17,7 @@ use crate::eval::Evaluator;
 use crate::movegen::NodeInfo;
 use crate::rules;
 use crate::types::{Color, Move, MoveList, PieceType};
-use crate::variant::GameValue;
+use crate::variant::{CountingRule, GameValue};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -265,6 +265,12 @@ impl Worker {
         let st = self.pos.state();
         if v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule && !self.pos.in_check() {
             return Some(rules::counted(&self.pos, GameValue::Draw));
+        }
+        if v.counting_rule != CountingRule::None
+            && rules::counting_over(&self.pos)
+            && !self.pos.in_check()
+        {
+            return Some(GameValue::Draw);
         }
         if st.plies_from_null < 4 {
             return None;

@@ -19,6 +19,8 @@ pub enum MoveKind {
     EnPassant = 5,
     /// Passing the turn (null move of a piece, or a pass rule).
     Pass = 6,
+    /// A promoted piece that moves and turns back into its original type.
+    PieceDemotion = 7,
 }
 
 impl MoveKind {
@@ -30,7 +32,8 @@ impl MoveKind {
             3 => MoveKind::Drop,
             4 => MoveKind::Castling,
             5 => MoveKind::EnPassant,
-            _ => MoveKind::Pass,
+            6 => MoveKind::Pass,
+            _ => MoveKind::PieceDemotion,
         }
     }
 }
@@ -75,6 +78,10 @@ impl Move {
     #[inline]
     pub fn piece_promotion(from: Square, to: Square) -> Move {
         Move::pack(from, to, MoveKind::PiecePromotion, 0)
+    }
+    #[inline]
+    pub fn piece_demotion(from: Square, to: Square) -> Move {
+        Move::pack(from, to, MoveKind::PieceDemotion, 0)
     }
     #[inline]
     pub fn drop(piece: PieceType, to: Square) -> Move {

@@ -55,6 +55,20 @@ pub enum MaterialCounting {
     BlackDrawOdds,
 }
 
+/// Which south-east Asian counting rule ends a game that one side cannot win
+/// (`countingRule`): once counting starts, the game is drawn when the count passes
+/// its limit (see `board/counting.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountingRule {
+    None,
+    /// Thai makruk: board's honour (64 moves) and pieces' honour.
+    Makruk,
+    /// Cambodian ouk chatrang: as makruk, one move shorter.
+    Cambodian,
+    /// ASEAN chess: only against a bare king, no pawns on the board.
+    Asean,
+}
+
 /// One piece type of a variant.
 #[derive(Clone, Debug)]
 pub struct PieceDef {
@@ -215,6 +229,16 @@ pub struct Variant {
 
     // Connect-N wins, enclosing drops and flipping.
     pub connect: ConnectRules,
+    // Piece demotion, Cambodian first moves, counting rules.
+    /// A promoted piece may turn back into its original type by a move, under the
+    /// same conditions as a piece promotion (kyotoshogi).
+    pub piece_demotion: bool,
+    /// Cambodian chess: a king on its gate square (from the FEN's gating field) may
+    /// leap like a knight to the next rank forward, and a met (`fers`) on its gate
+    /// two squares straight forward, onto empty squares and not out of check; a
+    /// rook that moves into line with the enemy king takes away the king's leap.
+    pub cambodian_moves: bool,
+    pub counting_rule: CountingRule,
 
     /// Evaluation weights from the variant's weights file (or its parent's, when
     /// the child plays with the same pieces); `None`: derived from the pieces.

@@ -14,7 +14,7 @@ mod keys;
 
 pub(super) use keys::Applier;
 
-use super::{Enclosing, GameValue, MaterialCounting};
+use super::{CountingRule, Enclosing, GameValue, MaterialCounting};
 use crate::types::SquareSet;
 use crate::xbetza::Dialect;
 use std::collections::BTreeMap;
@@ -186,6 +186,10 @@ pub(super) struct Spec {
     connect_nxn: u32,
     collinear_n: u32,
     connect_value: GameValue,
+    // Piece demotion (kyotoshogi), Cambodian first moves, counting rules.
+    piece_demotion: bool,
+    cambodian_moves: bool,
+    counting_rule: CountingRule,
 }
 
 impl Spec {
@@ -301,6 +305,9 @@ impl Spec {
             connect_nxn: 0,
             collinear_n: 0,
             connect_value: GameValue::Win,
+            piece_demotion: false,
+            cambodian_moves: false,
+            counting_rule: CountingRule::None,
         }
     }
 

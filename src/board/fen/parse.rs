@@ -74,23 +74,27 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, SyntaxError> {
         Some("b") => Color::Black,
         Some(s) => return Err(SyntaxError::BadSide(s.to_string())),
     };
+    let mut counting_limit = None;
     // Shogi-style FENs go straight to the move counters; Fairy-Stockfish also reads
     // check counts in place of the castling field ("w 7+7 0 1": no castling, no e.p.).
     if let Some(f) = fields.next_if(|f| !is_number(f) && !is_check_count(f)) {
         setup.castling = parse_castling(f)?;
         if let Some(f) = fields.next_if(|f| !is_number(f) && !f.contains('+')) {
             setup.ep = parse_ep(variant.geometry, f)?;
+        } else if fields.counting_limit_ahead() {
+            counting_limit = fields.number("counting limit")?;
         }
     }
     if let Some(f) = fields.next_if(is_check_count) {
         setup.checks_remaining = Some(parse_checks_remaining(f)?);
     }
-    // Fairy-Stockfish writes a makruk counting limit before the counters once the
-    // count is on ("... w - 128 51 149"): three numbers where two are expected.
-    // Menagerie does not play the counting rule; the limit is skipped.
-    if fields.numbers_ahead() == 3 {
-        fields.next();
+    // Fairy-Stockfish writes the counting limit of the counting rules in place of
+    // the en passant square once a count is on ("... w - 128 51 149"): three
+    // numbers where two are expected (see above).
+    if counting_limit.is_none() && fields.numbers_ahead() == 3 {
+        counting_limit = fields.number("counting limit")?;
     }
+    setup.counting_limit = counting_limit.unwrap_or(0);
     setup.rule50 = fields.number("halfmove clock")?.unwrap_or(0);
     setup.fullmove = fields.number("move number")?.unwrap_or(1).max(1);
     // Lichess-style check counter: +W+B checks given (three-check).
@@ -135,6 +139,16 @@ impl<'a> Fields<'a> {
         f
     }
 
+    /// Is the next field a counting limit: a number followed by a check counter
+    /// and the two move counters, or by the two counters alone?
+    fn counting_limit_ahead(&self) -> bool {
+        let rest = &self.fields[self.next..];
+        match rest {
+            [n, c, a, b] => is_number(n) && is_check_count(c) && is_number(a) && is_number(b),
+            _ => self.numbers_ahead() == 3,
+        }
+    }
+
     /// How many of the fields left in a row are numbers.
     fn numbers_ahead(&self) -> usize {
         self.fields[self.next..]
@@ -164,6 +178,7 @@ impl<'a> Fields<'a> {
 fn is_number(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_digit())
 }
+
 
 /// The board and the holdings text of the placement field: holdings in `[...]`, or
 /// (BFEN) as one more rank after the last one.

@@ -103,7 +103,12 @@ impl Position {
         }
         out.push_str(if cast.is_empty() { "-" } else { &cast });
         out.push(' ');
-        if st.ep_squares.is_empty() {
+        // The counting rules' limit takes the en passant field's place, the count
+        // the halfmove clock's (as Fairy-Stockfish writes them).
+        let counting = st.counting_limit != 0;
+        if counting {
+            out.push_str(&st.counting_limit.to_string());
+        } else if st.ep_squares.is_empty() {
             out.push('-');
         } else {
             for sq in st.ep_squares.iter() {
@@ -117,7 +122,8 @@ impl Position {
                 st.checks_remaining[0], st.checks_remaining[1]
             ));
         }
-        out.push_str(&format!("{} {}", st.rule50, 1 + self.game_ply() / 2));
+        let clock = if counting { st.counting_ply } else { st.rule50 };
+        out.push_str(&format!("{} {}", clock, 1 + self.game_ply() / 2));
         out
     }
 }

@@ -5,7 +5,7 @@
 use super::parents::{FIDE_PAWN, PLAIN_PAWN, Parent, SOLDIER};
 use menagerie::board::{PROMOTED_UNKNOWN, fen};
 use menagerie::types::{Color, PieceType};
-use menagerie::variant::Variant;
+use menagerie::variant::{GameValue, Variant};
 use menagerie::xbetza::{self, Dialect, PieceMoves};
 
 /// One piece as XBoard distinguishes them: a piece type of ours, a shogi-style
@@ -63,8 +63,10 @@ pub(super) fn collect_kinds(v: &Variant) -> Vec<Kind> {
     let promo_targets = v.promotion_piece_types[0] | v.promotion_piece_types[1];
     let mut on_start_board = vec![false; n];
     let mut in_start_hand = vec![false; n];
+    let mut start_count = vec![[0u32; 2]; n];
     if let Ok(setup) = fen::parse(v, &v.start_fen) {
         for &(_, p, promoted) in &setup.board {
+            start_count[p.kind() as usize][p.color() as usize] += 1;
             if promoted == 0 || promoted == PROMOTED_UNKNOWN {
                 on_start_board[p.kind() as usize] = true;
             } else {
@@ -97,8 +99,13 @@ pub(super) fn collect_kinds(v: &Variant) -> Vec<Kind> {
         if promoted_only(t) || absent(t) {
             continue;
         }
-        // Held at the start (even a king, in placement variants), or captured.
-        let in_hand = in_start_hand[t] || (!p.royal && v.captures_to_hand);
+        // Held at the start (even a king, in placement variants), or captured; not
+        // a side's only piece of a type whose loss ends the game (dobutsu's lion).
+        let ends_game = v.extinction_value != GameValue::None
+            && v.extinction_piece_count == 0
+            && v.extinction_piece_types & 1 << t != 0
+            && start_count[t].iter().all(|&k| k <= 1);
+        let in_hand = in_start_hand[t] || (!p.royal && v.captures_to_hand && !ends_game);
         let (signature, betza) = moves_of(v, t as PieceType);
         kinds.push(Kind {
             ty: t as PieceType,
@@ -155,6 +162,15 @@ fn moves_of(v: &Variant, t: PieceType) -> (String, String) {
             (canonical_text(text), text.to_string())
         }
         "soldier" => (SOLDIER.to_string(), xbetza::to_xboard(&p.moves)),
+        // Cambodian chess: the king's and the met's first leaps (XBoard knows a
+        // piece's first move from the virgin files of the FEN's castling field).
+        "king" | "fers" if v.cambodian_moves => {
+            let leap = if p.slot == "king" { "ismN" } else { "imfD" };
+            (
+                format!("{}{leap}", canonical(&p.moves)),
+                format!("{}{leap}", xbetza::to_xboard(&p.moves)),
+            )
+        }
         _ => (canonical(&p.moves), xbetza::to_xboard(&p.moves)),
     }
 }

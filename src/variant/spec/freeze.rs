@@ -141,6 +141,9 @@ impl Spec {
             pass: self.pass,
             pass_on_stalemate: self.pass_on_stalemate,
             connect: types.connect_rules(),
+            piece_demotion: self.piece_demotion,
+            cambodian_moves: self.cambodian_moves,
+            counting_rule: self.counting_rule,
             // Set by the variant set, which knows where the weights files are.
             weights: None,
         })

@@ -14,8 +14,8 @@ use crate::variant::pieces::{
     BUILTIN_PIECES, capitalized, custom_slot_number, unsupported_builtin,
 };
 use crate::variant::{
-    CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, Enclosing, GameValue, LoadError,
-    MaterialCounting,
+    CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, CountingRule, Enclosing, GameValue,
+    LoadError, MaterialCounting,
 };
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
@@ -194,10 +194,12 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("flagMove", Bool(|s, b| s.flag_move = b)),
     ("flagPieceSafe", Bool(|s, b| s.flag_piece_safe = b)),
     ("checkCounting", Bool(|s, b| s.check_counting = b)),
+    ("pieceDemotion", Bool(|s, b| s.piece_demotion = b)),
+    ("cambodianMoves", Bool(|s, b| s.cambodian_moves = b)),
+    ("countingRule", Own(read_counting_rule)),
     // Keys of Fairy-Stockfish's dialect that Menagerie does not implement.
     ("twoBoards", Unsupported("false", TWO_BOARDS)),
     ("sittuyinPromotion", Unsupported("false", "sittuyin's pawn promotion (to a met, in place or diagonally, while the side has none) is not supported")),
-    ("pieceDemotion", Unsupported("false", "piece demotion (pieces that flip back, as in kyotoshogi) is not supported")),
     ("petrifyOnCaptureTypes", Unsupported("-", PETRIFY)),
     ("petrifyBlastPieces", Unsupported("false", PETRIFY)),
     // dropOnTop = true is an old spelling of enclosingDrop = top (read first).
@@ -210,7 +212,6 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("wallingRegionBlack", Unsupported("*", WALLS)),
     ("wallingRegion", Unsupported("*", WALLS)),
     ("wallOrMove", Unsupported("false", WALLS)),
-    ("cambodianMoves", Unsupported("false", "the special first moves of the Cambodian king and met are not supported")),
     ("diagonalLines", Unsupported("-", "moves along marked diagonals (janggi's palace) are not supported")),
     ("flipEnclosedPieces", Own(|a, s, e| a.store(e, parse_enclosing(&e.value), s, |s, r| s.flip_enclosed_pieces = r))),
     ("moveRepetitionIllegal", Unsupported("false", "forbidding moving back and forth with one piece is not supported")),
@@ -229,7 +230,6 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("collinearN", Count(|s, n| s.collinear_n = n)),
     ("connectValue", Value(|s, v| s.connect_value = v)),
     ("adjudicateFullBoard", Bool(|s, b| s.adjudicate_full_board = b)),
-    ("countingRule", Unsupported("none", "the makruk/ASEAN counting rules are not supported")),
     ("freeDrops", Bool(|s, b| s.free_drops = b)),
 ];
 
@@ -558,6 +558,16 @@ fn read_material_counting(a: &mut Applier, spec: &mut Spec, e: &Entry) {
                 "expected none, unweighted, whitedrawodds or blackdrawodds",
             );
         }
+    };
+}
+
+fn read_counting_rule(a: &mut Applier, spec: &mut Spec, e: &Entry) {
+    spec.counting_rule = match e.value.as_str() {
+        "none" => CountingRule::None,
+        "makruk" => CountingRule::Makruk,
+        "cambodian" => CountingRule::Cambodian,
+        "asean" => CountingRule::Asean,
+        _ => return a.error(e, "expected makruk, cambodian, asean or none"),
     };
 }
 
