@@ -49,7 +49,19 @@ impl Ruleset {
             captures_only,
             list,
         };
-        self.walk(us, kind, from, pos, &mut piece);
+        let bit = 1u64 << kind;
+        if self.palace.cannons & bit != 0 {
+            self.cannon_targets(pos, us, from, |to, capture| {
+                piece.janggi_target(to, capture)
+            });
+        } else {
+            self.walk(us, kind, from, pos, &mut piece);
+            if self.palace.types & bit != 0 {
+                self.diagonal_targets(pos, us, kind, from, |to, capture| {
+                    piece.janggi_target(to, capture)
+                });
+            }
+        }
         if (self.multi_leg_types | self.tables.overlapping[us as usize]) & 1u64 << kind != 0 {
             dedupe_from(list, start_len);
         }
@@ -161,6 +173,13 @@ impl<'a> Visit<'a> for PieceMoves<'a> {
 }
 
 impl PieceMoves<'_> {
+    /// A target of janggi's rules (palace.rs): own pieces are already left out.
+    fn janggi_target(&mut self, to: Square, capture: bool) {
+        if capture || !self.captures_only {
+            self.add_move(to, capture, Move::NONE);
+        }
+    }
+
     /// Add the move(s) of the piece to `to`: promotions as the variant allows or
     /// demands, the plain move, gating. `extra` carries multi-leg squares.
     #[inline]

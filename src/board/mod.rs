@@ -10,6 +10,7 @@ mod attacks;
 mod drops;
 pub mod fen;
 mod generate;
+mod palace;
 mod position;
 mod ruleset;
 mod see;

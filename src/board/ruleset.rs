@@ -4,6 +4,7 @@
 //! `Arc`.
 
 use super::drops::DropSquares;
+use super::palace::Palace;
 use super::position::Board;
 use super::tables::{self, Tables};
 use super::walk::StepMode;
@@ -34,6 +35,8 @@ pub struct Ruleset {
     /// shatarMateRule.
     pub shak_types: TypeSet,
     pub knight_types: TypeSet,
+    /// Janggi: the cannons and the moves along the marked diagonals.
+    pub palace: Palace,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -44,7 +47,8 @@ impl std::fmt::Debug for Ruleset {
 
 impl Ruleset {
     pub fn new(variant: Arc<Variant>) -> Arc<Ruleset> {
-        let tables = tables::build(&variant);
+        let palace = Palace::new(&variant);
+        let tables = tables::build(&variant, palace.types);
         let royal_types = variant.royal_types();
         let pawn_type = variant.type_by_slot("pawn");
         let multi_leg_types = variant
@@ -74,7 +78,8 @@ impl Ruleset {
             && variant.mutually_immune_types == 0
             && tables.complex_attackers == [0, 0]
             && !variant.pass_on_stalemate[0]
-            && !variant.pass_on_stalemate[1];
+            && !variant.pass_on_stalemate[1]
+            && !variant.bikjang_rule;
         let types_of = |slots: &[&str]| {
             variant
                 .pieces
@@ -98,6 +103,7 @@ impl Ruleset {
             castle_distance,
             shak_types,
             knight_types,
+            palace,
         })
     }
 

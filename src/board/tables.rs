@@ -493,7 +493,9 @@ pub fn check_walk_budget(v: &Variant) -> Result<(), OverBudget> {
 }
 
 /// Compile the step tables and attack probes of a variant.
-pub fn build(v: &Variant) -> Tables {
+/// `generated_attackers`: types whose attacks rules beyond their XBetza change
+/// (janggi's): they are complex attackers, with every square in reach.
+pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
     let g = v.geometry;
     let n = v.pieces.len();
     let mut b = Builder {
@@ -605,8 +607,8 @@ pub fn build(v: &Variant) -> Tables {
         }
     }
     compute_immobile(&mut b.t, &gated, v);
-    build_probes(&mut b, &gated);
-    compute_complex_reach(&mut b.t, &gated);
+    build_probes(&mut b, &gated, generated_attackers);
+    compute_complex_reach(&mut b.t, &gated, generated_attackers);
     b.t
 }
 
@@ -663,7 +665,7 @@ fn capture_spots(g: Geometry, comps: &[Gated], color: Color, origin: Square) -> 
     spots
 }
 
-fn compute_complex_reach(t: &mut Tables, gated: &[Vec<Gated>]) {
+fn compute_complex_reach(t: &mut Tables, gated: &[Vec<Gated>], generated: TypeSet) {
     let n = t.num_types;
     if t.complex_attackers == [0, 0] {
         return;
@@ -673,6 +675,13 @@ fn compute_complex_reach(t: &mut Tables, gated: &[Vec<Gated>]) {
     for color in Color::BOTH {
         for (kind, comps) in gated.iter().enumerate() {
             if t.complex_attackers[color as usize] & 1u64 << kind == 0 {
+                continue;
+            }
+            if generated & 1u64 << kind != 0 {
+                let all = g.squares().collect::<SquareSet>();
+                for target in g.squares() {
+                    t.complex_reach[(color as usize * n + kind) * 256 + target as usize] = all;
+                }
                 continue;
             }
             for origin in g.squares() {
@@ -747,7 +756,7 @@ struct PatternKey {
     region: Option<[SquareSet; 2]>,
 }
 
-fn build_probes(b: &mut Builder, gated: &[Vec<Gated>]) {
+fn build_probes(b: &mut Builder, gated: &[Vec<Gated>], generated: TypeSet) {
     let g = b.g;
     let v = b.v;
     for color in Color::BOTH {
@@ -755,6 +764,10 @@ fn build_probes(b: &mut Builder, gated: &[Vec<Gated>]) {
         let mut patterns: Vec<(PatternKey, TypeSet)> = Vec::new();
         for (t, comps) in gated.iter().enumerate() {
             let bit = 1u64 << t;
+            if generated & bit != 0 {
+                b.t.complex_attackers[color as usize] |= bit;
+                continue;
+            }
             for gc in comps {
                 let c = &gc.component;
                 let leg = c.final_leg();

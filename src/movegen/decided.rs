@@ -2,8 +2,9 @@
 //! the game is over, so there are no legal moves. Every value is for the side to move.
 
 use crate::board::Position;
-use crate::types::{Color, MoveList, PieceType};
-use crate::variant::GameValue;
+use crate::types::{Color, MoveKind, MoveList, PieceType};
+use crate::variant::{GameValue, MaterialCounting};
+use std::cmp::Ordering;
 
 /// Count of a type on the board and in hand.
 fn count_with_hand(pos: &Position, c: Color, t: PieceType) -> u32 {
@@ -40,6 +41,76 @@ pub fn flag_reached(pos: &Position, c: Color) -> bool {
         return !inside.iter().any(|sq| rules.attacked_by(pos, sq, c.flip()));
     }
     reached
+}
+
+/// `value`, or for a draw the result the variant's material counting gives instead.
+pub fn counted(pos: &Position, value: GameValue) -> GameValue {
+    if value != GameValue::Draw {
+        return value;
+    }
+    let for_white = match pos.variant().material_counting {
+        MaterialCounting::None => return value,
+        MaterialCounting::WhiteDrawOdds => GameValue::Win,
+        MaterialCounting::BlackDrawOdds => GameValue::Loss,
+        MaterialCounting::Janggi => janggi_count(pos),
+        MaterialCounting::Unweighted => {
+            let white = pos.pieces(Color::White).count();
+            match white.cmp(&pos.pieces(Color::Black).count()) {
+                Ordering::Greater => GameValue::Win,
+                Ordering::Less => GameValue::Loss,
+                Ordering::Equal => GameValue::Draw,
+            }
+        }
+    };
+    match pos.side_to_move() {
+        Color::White => for_white,
+        Color::Black => for_white.negate(),
+    }
+}
+
+/// Janggi's points per piece slot (Fairy-Stockfish's counting).
+const JANGGI_POINTS: &[(&str, i32)] = &[
+    ("rook", 13),
+    ("janggiCannon", 7),
+    ("horse", 5),
+    ("janggiElephant", 3),
+    ("wazir", 3),
+    ("soldier", 2),
+];
+
+/// Janggi counting, for White: White's points less Black's, less one for the second
+/// player's advantage (the 1.5 points of deom); more than nothing wins.
+fn janggi_count(pos: &Position) -> GameValue {
+    let v = pos.variant();
+    let mut points = -1;
+    for &(slot, value) in JANGGI_POINTS {
+        if let Some(t) = v.type_by_slot(slot) {
+            points +=
+                value * (pos.count(Color::White, t) as i32 - pos.count(Color::Black, t) as i32);
+        }
+    }
+    if points > 0 {
+        GameValue::Win
+    } else {
+        GameValue::Loss
+    }
+}
+
+/// Janggi: the game ends when a pass answers a pass, or a pass leaves the kings
+/// facing (bikjang: moves that keep them facing are illegal, so the bikjang of two
+/// positions in a row is always a pass): a draw, or decided by material counting.
+fn passes_result(pos: &Position) -> Option<GameValue> {
+    if pos.state().last_move.kind() != MoveKind::Pass {
+        return None;
+    }
+    let double_pass = pos
+        .history()
+        .last()
+        .is_some_and(|prev| prev.last_move.kind() == MoveKind::Pass);
+    if double_pass || pos.rules().kings_face(pos) {
+        return Some(counted(pos, GameValue::Draw));
+    }
+    None
 }
 
 /// A result that ends the game before the side to move plays (then it has no moves).
@@ -106,7 +177,7 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
     if v.check_counting && pos.state().checks_remaining[them as usize] == 0 {
         return Some(GameValue::Loss);
     }
-    None
+    passes_result(pos)
 }
 
 /// Racing kings: can the side to move bring its flag piece into the region now?

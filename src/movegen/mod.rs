@@ -8,6 +8,6 @@ mod legal;
 pub mod notation;
 mod perft;
 
-pub use decided::{flag_reached, immediate_result};
+pub use decided::{counted, flag_reached, immediate_result};
 pub use legal::NodeInfo;
 pub use perft::{perft, perft_divide, perft_divide_until, perft_until};

@@ -112,6 +112,7 @@ pub fn judge(pos: &mut Position) -> Option<GameEnd> {
 fn counting_words(v: &Variant) -> &'static str {
     match v.material_counting {
         MaterialCounting::Unweighted => "decided by counting the pieces",
+        MaterialCounting::Janggi => "decided by counting janggi's points",
         MaterialCounting::WhiteDrawOdds | MaterialCounting::BlackDrawOdds => "decided by draw odds",
         MaterialCounting::None => "decided by the rules of the variant",
     }

@@ -51,6 +51,9 @@ pub enum MaterialCounting {
     WhiteDrawOdds,
     /// Every draw is a win for Black (armageddon).
     BlackDrawOdds,
+    /// Janggi's points (rook 13, cannon 7, horse 5, elephant 3, advisor 3, soldier 2;
+    /// Black, the second player, gets 1 more): the side with more wins.
+    Janggi,
 }
 
 /// One piece type of a variant.
@@ -200,6 +203,21 @@ pub struct Variant {
     pub mutually_immune_types: TypeSet,
     pub pass: [bool; 2],
     pub pass_on_stalemate: [bool; 2],
+
+    // Janggi and sittuyin rules.
+    /// Squares on the marked diagonals (janggi's palace lines): from one of them
+    /// the rook, advisor (wazir), soldier, wazir-moving king and janggi cannon also
+    /// move along the diagonals, to other marked squares.
+    pub diagonal_lines: SquareSet,
+    /// Bikjang: kings facing each other on an open line must be separated (or the
+    /// side to move passes, which ends the game by material counting or as a draw).
+    pub bikjang_rule: bool,
+    /// Sittuyin promotion: a pawn (in the zone, or the last one anywhere) turns into
+    /// a promotion type on its square or one that type steps to, without checking
+    /// or attacking an enemy piece.
+    pub sittuyin_promotion: bool,
+    /// Sittuyin set-up: rooks are dropped on the first rank only.
+    pub sittuyin_rook_drop: bool,
 
     /// Evaluation weights from the variant's weights file (or its parent's, when
     /// the child plays with the same pieces); `None`: derived from the pieces.

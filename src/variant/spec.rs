@@ -167,6 +167,11 @@ pub(super) struct Spec {
     mutually_immune_types: SlotSet,
     pass: [bool; 2],
     pass_on_stalemate: [bool; 2],
+    // Janggi and sittuyin rules.
+    diagonal_lines: Region,
+    bikjang_rule: bool,
+    sittuyin_promotion: bool,
+    sittuyin_rook_drop: bool,
 }
 
 impl Spec {
@@ -263,6 +268,10 @@ impl Spec {
             mutually_immune_types: SlotSet::default(),
             pass: [false, false],
             pass_on_stalemate: [false, false],
+            diagonal_lines: Region::EMPTY,
+            bikjang_rule: false,
+            sittuyin_promotion: false,
+            sittuyin_rook_drop: false,
         }
     }
 

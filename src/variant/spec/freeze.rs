@@ -138,6 +138,10 @@ impl Spec {
             mutually_immune_types: types.set(&self.mutually_immune_types),
             pass: self.pass,
             pass_on_stalemate: self.pass_on_stalemate,
+            diagonal_lines: types.squares(&self.diagonal_lines),
+            bikjang_rule: self.bikjang_rule,
+            sittuyin_promotion: self.sittuyin_promotion,
+            sittuyin_rook_drop: self.sittuyin_rook_drop,
             // Set by the variant set, which knows where the weights files are.
             weights: None,
         })

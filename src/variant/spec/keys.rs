@@ -193,26 +193,27 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("flagMove", Bool(|s, b| s.flag_move = b)),
     ("flagPieceSafe", Bool(|s, b| s.flag_piece_safe = b)),
     ("checkCounting", Bool(|s, b| s.check_counting = b)),
+    // Janggi and sittuyin rules.
+    ("sittuyinPromotion", Bool(|s, b| s.sittuyin_promotion = b)),
+    ("sittuyinRookDrop", Bool(|s, b| s.sittuyin_rook_drop = b)),
+    ("diagonalLines", Region(|s, r| s.diagonal_lines = r)),
+    ("bikjangRule", Bool(|s, b| s.bikjang_rule = b)),
     // Keys of Fairy-Stockfish's dialect that Menagerie does not implement.
     ("twoBoards", Unsupported("false", TWO_BOARDS)),
-    ("sittuyinPromotion", Unsupported("false", "sittuyin's pawn promotion (to a met, in place or diagonally, while the side has none) is not supported")),
     ("pieceDemotion", Unsupported("false", "piece demotion (pieces that flip back, as in kyotoshogi) is not supported")),
     ("petrifyOnCaptureTypes", Unsupported("-", PETRIFY)),
     ("petrifyBlastPieces", Unsupported("false", PETRIFY)),
     ("enclosingDrop", Unsupported("none", ENCLOSING)),
     ("enclosingDropStart", Unsupported("-", ENCLOSING)),
-    ("sittuyinRookDrop", Unsupported("false", "sittuyin's set-up phase (rooks dropped on the first rank only) is not supported")),
     ("wallingRule", Unsupported("none", WALLS)),
     ("wallingRegionWhite", Unsupported("*", WALLS)),
     ("wallingRegionBlack", Unsupported("*", WALLS)),
     ("wallingRegion", Unsupported("*", WALLS)),
     ("wallOrMove", Unsupported("false", WALLS)),
     ("cambodianMoves", Unsupported("false", "the special first moves of the Cambodian king and met are not supported")),
-    ("diagonalLines", Unsupported("-", "moves along marked diagonals (janggi's palace) are not supported")),
     ("flipEnclosedPieces", Unsupported("none", ENCLOSING)),
     ("moveRepetitionIllegal", Unsupported("false", "forbidding moving back and forth with one piece is not supported")),
     ("chasingRule", Unsupported("none", "the chasing rules are not supported")),
-    ("bikjangRule", Unsupported("false", "janggi's bikjang (facing kings) rule is not supported")),
     ("connectN", Unsupported("0", CONNECT)),
     ("connectPieceTypes", Unsupported("*", CONNECT)),
     ("connectHorizontal", Unsupported("true", CONNECT)),
@@ -518,16 +519,11 @@ fn read_material_counting(a: &mut Applier, spec: &mut Spec, e: &Entry) {
         "unweighted" => MaterialCounting::Unweighted,
         "whitedrawodds" => MaterialCounting::WhiteDrawOdds,
         "blackdrawodds" => MaterialCounting::BlackDrawOdds,
-        "janggi" => {
-            return a.error(
-                e,
-                "janggi material counting (points for janggi's pieces) is not supported",
-            );
-        }
+        "janggi" => MaterialCounting::Janggi,
         _ => {
             return a.error(
                 e,
-                "expected none, unweighted, whitedrawodds or blackdrawodds",
+                "expected janggi, none, unweighted, whitedrawodds or blackdrawodds",
             );
         }
     };
