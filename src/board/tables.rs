@@ -608,7 +608,7 @@ pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
     }
     compute_immobile(&mut b.t, &gated, v);
     build_probes(&mut b, &gated, generated_attackers);
-    compute_complex_reach(&mut b.t, &gated, generated_attackers);
+    compute_complex_reach(&mut b.t, &gated, generated_attackers, &v.diagonal_lines);
     b.t
 }
 
@@ -665,7 +665,12 @@ fn capture_spots(g: Geometry, comps: &[Gated], color: Color, origin: Square) -> 
     spots
 }
 
-fn compute_complex_reach(t: &mut Tables, gated: &[Vec<Gated>], generated: TypeSet) {
+fn compute_complex_reach(
+    t: &mut Tables,
+    gated: &[Vec<Gated>],
+    generated: TypeSet,
+    lines: &SquareSet,
+) {
     let n = t.num_types;
     if t.complex_attackers == [0, 0] {
         return;
@@ -678,11 +683,10 @@ fn compute_complex_reach(t: &mut Tables, gated: &[Vec<Gated>], generated: TypeSe
                 continue;
             }
             if generated & 1u64 << kind != 0 {
-                let all = g.squares().collect::<SquareSet>();
-                for target in g.squares() {
-                    t.complex_reach[(color as usize * n + kind) * 256 + target as usize] = all;
+                // Janggi's moves along the marked diagonals join marked squares.
+                for target in lines.iter() {
+                    t.complex_reach[(color as usize * n + kind) * 256 + target as usize] |= *lines;
                 }
-                continue;
             }
             for origin in g.squares() {
                 for target in capture_spots(g, comps, color, origin).iter() {
