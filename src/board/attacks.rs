@@ -154,7 +154,9 @@ impl Ruleset {
         }
         let complex = t.complex_attackers[by as usize];
         if complex != 0 {
-            return self.complex_attack(pos, target, by, complex, true) != SquareSet::EMPTY;
+            return !self
+                .complex_attack(pos, target, by, complex, true)
+                .is_empty();
         }
         false
     }
@@ -247,7 +249,8 @@ impl Ruleset {
         types: u64,
         first_only: bool,
     ) -> SquareSet {
-        let mut list = MoveList::new();
+        // Allocated only for types that need their moves generated.
+        let mut list: Option<MoveList> = None;
         let mut attackers = SquareSet::EMPTY;
         let mut ty = types;
         while ty != 0 {
@@ -255,9 +258,20 @@ impl Ruleset {
             ty &= ty - 1;
             let reach = self.tables.complex_reach
                 [(by as usize * self.tables.num_types + t as usize) * 256 + target as usize];
+            let generated = self.palace.types & 1u64 << t != 0;
             for from in pos.pieces_of(by, t).and(&reach).iter() {
+                if generated {
+                    if self.palace_attacks(pos, by, t, from, target) {
+                        attackers.insert(from);
+                        if first_only {
+                            return attackers;
+                        }
+                    }
+                    continue;
+                }
+                let list = list.get_or_insert_with(MoveList::new);
                 list.clear();
-                self.piece_moves(pos, by, from, &mut list, true);
+                self.piece_moves(pos, by, from, list, true);
                 let hits = list.iter().any(|m| {
                     (m.to() == target && m.kind() != MoveKind::Drop)
                         || m.extras().any(|(s, c)| c && s == target)

@@ -21,6 +21,9 @@ impl Ruleset {
         if self.variant.castling {
             self.castlings(pos, us, list);
         }
+        if self.variant.sittuyin_promotion {
+            self.sittuyin_promotions(pos, us, list);
+        }
         if (self.variant.pass[us as usize] || self.variant.pass_on_stalemate[us as usize])
             && let Some(sq) = pos.royals(us).first().or_else(|| pos.pieces(us).first())
         {
@@ -203,7 +206,8 @@ impl PieceMoves<'_> {
             lim == 0 || pos.count(us, p) < lim
         };
         let promoted = v.promoted_piece_type[kind as usize].filter(|&p| limit_ok(p));
-        if pawnlike && zone.contains(to) {
+        // Sittuyin promotion is a move of its own (sittuyin.rs).
+        if pawnlike && zone.contains(to) && !v.sittuyin_promotion {
             let mut ps = v.promotion_piece_types[c];
             while ps != 0 {
                 let p = 63 - ps.leading_zeros() as PieceType;

@@ -15,6 +15,7 @@ mod position;
 mod ruleset;
 mod see;
 mod setup;
+mod sittuyin;
 mod tables;
 mod walk;
 pub mod zobrist;

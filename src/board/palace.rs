@@ -6,6 +6,7 @@
 //! diagonals to other marked squares. Types with such moves are attacked-by tests'
 //! "complex attackers": their attacks are found by generating their moves.
 
+use super::walk::{MultiLeg, StepMode, Target, Visit};
 use super::{Position, Ruleset};
 use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
 use crate::variant::Variant;
@@ -193,6 +194,43 @@ impl Ruleset {
         }
     }
 
+    /// Does the piece of type `kind` and colour `by` on `from` attack `target`
+    /// (hold an enemy piece there that it could capture)? For the types of
+    /// [`Palace::types`], without generating a move list.
+    pub(super) fn palace_attacks(
+        &self,
+        pos: &Position,
+        by: Color,
+        kind: PieceType,
+        from: Square,
+        target: Square,
+    ) -> bool {
+        if let Some(r) = &self.variant.mobility_region[by as usize][kind as usize]
+            && !r.contains(target)
+        {
+            return false;
+        }
+        let mut hit = false;
+        if self.palace.cannons & 1u64 << kind != 0 {
+            self.cannon_targets(pos, by, from, |to, capture| hit |= capture && to == target);
+            return hit;
+        }
+        let mut walk = Hits {
+            target,
+            royal: self.royal_types,
+            pos,
+            hit: false,
+        };
+        self.walk(by, kind, from, pos, &mut walk);
+        if walk.hit {
+            return true;
+        }
+        self.diagonal_targets(pos, by, kind, from, |to, capture| {
+            hit |= capture && to == target
+        });
+        hit
+    }
+
     /// Are the two kings on one open line (bikjang)? Only with `bikjangRule`.
     pub fn kings_face(&self, pos: &Position) -> bool {
         if !self.variant.bikjang_rule {
@@ -223,4 +261,28 @@ impl Ruleset {
         }
         false
     }
+}
+
+/// Does a walk capture on `target` (which holds an enemy piece)?
+struct Hits<'p> {
+    target: Square,
+    royal: TypeSet,
+    pos: &'p Position,
+    hit: bool,
+}
+
+impl<'a> Visit<'a> for Hits<'_> {
+    #[inline]
+    fn target(&mut self, t: Target) {
+        if t.to == self.target
+            && t.occupied
+            && t.mode.contains(StepMode::CAPTURE)
+            && !(t.mode.contains(StepMode::TAME)
+                && self.royal & 1u64 << self.pos.piece_at(t.to).kind() != 0)
+        {
+            self.hit = true;
+        }
+    }
+    #[inline]
+    fn multi(&mut self, _: MultiLeg<'a>, _: StepMode) {}
 }

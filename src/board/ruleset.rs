@@ -79,7 +79,8 @@ impl Ruleset {
             && tables.complex_attackers == [0, 0]
             && !variant.pass_on_stalemate[0]
             && !variant.pass_on_stalemate[1]
-            && !variant.bikjang_rule;
+            && !variant.bikjang_rule
+            && !variant.sittuyin_promotion;
         let types_of = |slots: &[&str]| {
             variant
                 .pieces

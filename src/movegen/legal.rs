@@ -283,7 +283,10 @@ impl Ruleset {
         let mut ok = before.is_none_or(|b| self.pseudo_royals_safe(pos, us, &b, m))
             && !self.royal_attacked(pos, us)
             && !(v.duple_check && self.duple_checked(pos, us));
-        if ok && (!v.checking || (!v.drop_checks && m.is_drop())) && pos.in_check() {
+        let no_check = !v.checking
+            || (!v.drop_checks && m.is_drop())
+            || (v.sittuyin_promotion && m.kind() == MoveKind::Promotion);
+        if ok && no_check && pos.in_check() {
             ok = false;
         }
         if ok && bikjang && self.kings_face(pos) {
