@@ -100,7 +100,10 @@ fn janggi_count(pos: &Position) -> GameValue {
 /// facing (bikjang: moves that keep them facing are illegal, so the bikjang of two
 /// positions in a row is always a pass): a draw, or decided by material counting.
 fn passes_result(pos: &Position) -> Option<GameValue> {
-    if pos.state().last_move.kind() != MoveKind::Pass {
+    let v = pos.variant();
+    // Only passes by a rule (not a piece's move out and back, as the Lion's).
+    let pass_rule = v.pass.contains(&true) || v.pass_on_stalemate.contains(&true);
+    if !pass_rule || pos.state().last_move.kind() != MoveKind::Pass {
         return None;
     }
     let double_pass = pos
