@@ -318,16 +318,6 @@ fn build_component(
             };
         }
     }
-    if dialect == Dialect::FairyStockfish
-        && let [leg] = legs.as_mut_slice()
-        && leg.mode.contains(Mode::LAME)
-        && matches!(leg.range, Range::Leap)
-        && !matches!((atom.long, atom.short), (2, 0) | (2, 1) | (2, 2) | (3, 2))
-    {
-        // Fairy-Stockfish has lame leaps only for D, N, A and Z (its tables of
-        // blocking squares); any other lame leap has no moves there.
-        leg.directions.clear();
-    }
     if initial && dialect == Dialect::FairyStockfish {
         // Fairy-Stockfish has no initial captures.
         let last = legs.last_mut().expect("at least one leg");

@@ -180,7 +180,10 @@ impl Spec {
                 (None, b) => (b.to_string(), Dialect::FairyStockfish),
             };
             match xbetza::parse(&betza, dialect) {
-                Ok(moves) => {
+                Ok(mut moves) => {
+                    if dialect == Dialect::FairyStockfish {
+                        moves.without_lame_leaps_fairy_stockfish_lacks();
+                    }
                     if moves.has_castling() && slot.name != "king" {
                         errors.push(origin.error(
                             &slot.name,
