@@ -77,14 +77,14 @@ wallingRule = duck
 [big:chess]
 maxRank = 17
 
-[janggi:chess]
-janggiCannon = c
+[repeat:chess]
+moveRepetitionIllegal = true
 
 [bughouse:crazyhouse]
 twoBoards = true
 
 [counting:chess]
-materialCounting = janggi
+materialCounting = points
 ";
     let mut set = VariantSet::builtin(check_variant);
     let report = set.load_str("user.ini", text);
@@ -98,9 +98,9 @@ materialCounting = janggi
         "user.ini:18: [orphan] parent = nosuchparent: no variant of that name is loaded (it is unknown or failed to load)",
         "user.ini:22: [unsupported] wallingRule = duck: walling moves (a move and a wall square, as in duck chess) are not supported",
         "user.ini:25: [big] maxRank = 17: the board has 1 to 16 ranks",
-        "user.ini:28: [janggi] janggiCannon = c: the Janggi cannon (it neither jumps over nor captures a cannon) is not supported by Menagerie",
+        "user.ini:28: [repeat] moveRepetitionIllegal = true: forbidding moving back and forth with one piece is not supported",
         "user.ini:31: [bughouse] twoBoards = true: two-board games are not supported: the pieces a player drops come from the partner's board, which a one-board engine does not have",
-        "user.ini:34: [counting] materialCounting = janggi: janggi material counting (points for janggi's pieces) is not supported",
+        "user.ini:34: [counting] materialCounting = points: expected janggi, none, unweighted, whitedrawodds or blackdrawodds",
     ];
     for e in expect {
         assert!(

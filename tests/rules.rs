@@ -348,3 +348,51 @@ fn check_counts_in_place_of_the_castling_field() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 2+1 3 9"
     );
 }
+
+#[test]
+fn janggi_passes_and_bikjang_end_the_game_by_counting() {
+    let start = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+    // A pass answering a pass ends the game: equal material, so the counting's
+    // extra point for Black (Han) decides it, here against White to move.
+    let mut p = pos("janggi", start);
+    play(&mut p, "e2e2");
+    assert_eq!(immediate_result(&p), None);
+    play(&mut p, "e9e9");
+    assert_eq!(immediate_result(&p), Some(GameValue::Loss));
+    assert_eq!(legal_count(&mut p), 0);
+    // Without material counting the same end is a draw.
+    let mut p = pos("janggicasual", start);
+    play(&mut p, "e2e2 e9e9");
+    assert_eq!(immediate_result(&p), Some(GameValue::Draw));
+    // Bikjang: with the generals facing, every move but a pass must separate
+    // them; a pass ends the game (by counting: White is a rook up).
+    let mut p = pos("janggi", "4k4/9/9/9/9/9/9/9/R8/4K4 b - - 0 1");
+    assert_eq!(legal_count(&mut p), 3);
+    play(&mut p, "e10e10");
+    assert_eq!(immediate_result(&p), Some(GameValue::Win));
+    // Traditional rules: bikjang is a draw.
+    let mut p = pos("janggitraditional", "4k4/9/9/9/9/9/9/9/R8/4K4 b - - 0 1");
+    play(&mut p, "e10e10");
+    assert_eq!(immediate_result(&p), Some(GameValue::Draw));
+}
+
+#[test]
+fn sittuyin_promotes_in_place_or_diagonally_without_attacking() {
+    // White's pawns on d5 and f6 (zone squares) may become the met (White has
+    // none) in place or one step diagonally, except where the met would attack a
+    // black piece or the square is taken.
+    let mut p = pos(
+        "sittuyin",
+        "nf1rrs2/s7/1k1npPpP/3P3P/1P1p1P2/2NP1S2/4K2S/1R5R[] w - - 0 36",
+    );
+    let r = p.rules().clone();
+    let mut list = MoveList::new();
+    r.generate_legal(&mut p, &mut list);
+    let mut promotions: Vec<String> = list
+        .iter()
+        .filter(|m| m.kind() == menagerie::types::MoveKind::Promotion)
+        .map(|&m| notation::move_to_string(&p, m, RankNumbering::FromOne))
+        .collect();
+    promotions.sort();
+    assert_eq!(promotions, ["d5c4f", "d5c6f", "d5e4f", "f6f6f", "f6g5f"]);
+}

@@ -160,7 +160,9 @@ impl Ruleset {
         }
         let complex = t.complex_attackers[by as usize];
         if complex != 0 {
-            return self.complex_attack(pos, target, by, complex, true) != SquareSet::EMPTY;
+            return !self
+                .complex_attack(pos, target, by, complex, true)
+                .is_empty();
         }
         false
     }
@@ -280,7 +282,17 @@ impl Ruleset {
             ty &= ty - 1;
             let reach = self.tables.complex_reach
                 [(by as usize * self.tables.num_types + t as usize) * 256 + target as usize];
+            let generated = self.palace.types & 1u64 << t != 0;
             for from in pos.pieces_of(by, t).and(&reach).iter() {
+                if generated {
+                    if self.palace_attacks(pos, by, t, from, target) {
+                        attackers.insert(from);
+                        if first_only {
+                            return attackers;
+                        }
+                    }
+                    continue;
+                }
                 list.clear();
                 self.piece_moves(pos, by, from, list, true);
                 let hits = list.iter().any(|m| {

@@ -41,6 +41,10 @@ impl DropSquares {
                         m = m.minus(&first);
                     }
                 }
+                if v.sittuyin_rook_drop && v.pieces[t].slot == "rook" {
+                    // Sittuyin's set-up: rooks go on the first rank.
+                    m &= g.rank_set(if c == Color::White { 0 } else { g.ranks - 1 });
+                }
                 gate[ci][t] = m;
                 if v.immobility_illegal {
                     m = m.minus(&tables.immobile[ci][t]);

@@ -24,6 +24,9 @@ impl Ruleset {
         if self.variant.cambodian_moves {
             self.cambodian_moves(pos, us, list);
         }
+        if self.variant.sittuyin_promotion {
+            self.sittuyin_promotions(pos, us, list);
+        }
         if (self.variant.pass[us as usize] || self.variant.pass_on_stalemate[us as usize])
             && let Some(sq) = pos.royals(us).first().or_else(|| pos.pieces(us).first())
         {
@@ -52,7 +55,19 @@ impl Ruleset {
             captures_only,
             list,
         };
-        self.walk(us, kind, from, pos, &mut piece);
+        let bit = 1u64 << kind;
+        if self.palace.cannons & bit != 0 {
+            self.cannon_targets(pos, us, from, |to, capture| {
+                piece.janggi_target(to, capture)
+            });
+        } else {
+            self.walk(us, kind, from, pos, &mut piece);
+            if self.palace.types & bit != 0 {
+                self.diagonal_targets(pos, us, kind, from, |to, capture| {
+                    piece.janggi_target(to, capture)
+                });
+            }
+        }
         if (self.multi_leg_types | self.tables.overlapping[us as usize]) & 1u64 << kind != 0 {
             dedupe_from(list, start_len);
         }
@@ -164,6 +179,13 @@ impl<'a> Visit<'a> for PieceMoves<'a> {
 }
 
 impl PieceMoves<'_> {
+    /// A target of janggi's rules (palace.rs): own pieces are already left out.
+    fn janggi_target(&mut self, to: Square, capture: bool) {
+        if capture || !self.captures_only {
+            self.add_move(to, capture, Move::NONE);
+        }
+    }
+
     /// Add the move(s) of the piece to `to`: promotions as the variant allows or
     /// demands, the plain move, gating. `extra` carries multi-leg squares.
     #[inline]
@@ -187,7 +209,8 @@ impl PieceMoves<'_> {
             lim == 0 || pos.count(us, p) < lim
         };
         let promoted = v.promoted_piece_type[kind as usize].filter(|&p| limit_ok(p));
-        if pawnlike && zone.contains(to) {
+        // Sittuyin promotion is a move of its own (sittuyin.rs).
+        if pawnlike && zone.contains(to) && !v.sittuyin_promotion {
             let mut ps = v.promotion_piece_types[c];
             while ps != 0 {
                 let p = 63 - ps.leading_zeros() as PieceType;

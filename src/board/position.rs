@@ -625,9 +625,6 @@ impl Board {
         if let Some(center) = blast_center.filter(|_| v.blast_on_capture) {
             self.blast(v, center, us);
         }
-        if m.kind() == MoveKind::Pass {
-            self.st.plies_from_null = 0;
-        }
         self.side = them;
         self.game_ply += 1;
         if v.counting_rule != CountingRule::None {

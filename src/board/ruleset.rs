@@ -6,6 +6,7 @@
 use super::cambodian::CambodianTypes;
 use super::counting::CountingTypes;
 use super::drops::DropSquares;
+use super::palace::Palace;
 use super::position::Board;
 use super::tables::{self, Tables};
 use super::walk::StepMode;
@@ -40,6 +41,8 @@ pub struct Ruleset {
     pub(super) cambodian: CambodianTypes,
     /// The types the counting rules count (see counting.rs).
     pub(super) counting: CountingTypes,
+    /// Janggi: the cannons and the moves along the marked diagonals.
+    pub palace: Palace,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -50,7 +53,8 @@ impl std::fmt::Debug for Ruleset {
 
 impl Ruleset {
     pub fn new(variant: Arc<Variant>) -> Arc<Ruleset> {
-        let tables = tables::build(&variant);
+        let palace = Palace::new(&variant);
+        let tables = tables::build(&variant, palace.types);
         let royal_types = variant.royal_types();
         let pawn_type = variant.type_by_slot("pawn");
         let multi_leg_types = variant
@@ -80,7 +84,9 @@ impl Ruleset {
             && variant.mutually_immune_types == 0
             && tables.complex_attackers == [0, 0]
             && !variant.pass_on_stalemate[0]
-            && !variant.pass_on_stalemate[1];
+            && !variant.pass_on_stalemate[1]
+            && !variant.bikjang_rule
+            && !variant.sittuyin_promotion;
         let types_of = |slots: &[&str]| {
             variant
                 .pieces
@@ -108,6 +114,7 @@ impl Ruleset {
             knight_types,
             cambodian,
             counting,
+            palace,
         })
     }
 

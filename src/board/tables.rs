@@ -493,7 +493,9 @@ pub fn check_walk_budget(v: &Variant) -> Result<(), OverBudget> {
 }
 
 /// Compile the step tables and attack probes of a variant.
-pub fn build(v: &Variant) -> Tables {
+/// `generated_attackers`: types whose attacks rules beyond their XBetza change
+/// (janggi's): they are complex attackers, with every square in reach.
+pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
     let g = v.geometry;
     let n = v.pieces.len();
     let mut b = Builder {
@@ -605,8 +607,8 @@ pub fn build(v: &Variant) -> Tables {
         }
     }
     compute_immobile(&mut b.t, &gated, v);
-    build_probes(&mut b, &gated);
-    compute_complex_reach(&mut b.t, &gated);
+    build_probes(&mut b, &gated, generated_attackers);
+    compute_complex_reach(&mut b.t, &gated, generated_attackers, &v.diagonal_lines);
     b.t
 }
 
@@ -663,7 +665,12 @@ fn capture_spots(g: Geometry, comps: &[Gated], color: Color, origin: Square) -> 
     spots
 }
 
-fn compute_complex_reach(t: &mut Tables, gated: &[Vec<Gated>]) {
+fn compute_complex_reach(
+    t: &mut Tables,
+    gated: &[Vec<Gated>],
+    generated: TypeSet,
+    lines: &SquareSet,
+) {
     let n = t.num_types;
     if t.complex_attackers == [0, 0] {
         return;
@@ -674,6 +681,12 @@ fn compute_complex_reach(t: &mut Tables, gated: &[Vec<Gated>]) {
         for (kind, comps) in gated.iter().enumerate() {
             if t.complex_attackers[color as usize] & 1u64 << kind == 0 {
                 continue;
+            }
+            if generated & 1u64 << kind != 0 {
+                // Janggi's moves along the marked diagonals join marked squares.
+                for target in lines.iter() {
+                    t.complex_reach[(color as usize * n + kind) * 256 + target as usize] |= *lines;
+                }
             }
             for origin in g.squares() {
                 for target in capture_spots(g, comps, color, origin).iter() {
@@ -747,7 +760,7 @@ struct PatternKey {
     region: Option<[SquareSet; 2]>,
 }
 
-fn build_probes(b: &mut Builder, gated: &[Vec<Gated>]) {
+fn build_probes(b: &mut Builder, gated: &[Vec<Gated>], generated: TypeSet) {
     let g = b.g;
     let v = b.v;
     for color in Color::BOTH {
@@ -755,6 +768,10 @@ fn build_probes(b: &mut Builder, gated: &[Vec<Gated>]) {
         let mut patterns: Vec<(PatternKey, TypeSet)> = Vec::new();
         for (t, comps) in gated.iter().enumerate() {
             let bit = 1u64 << t;
+            if generated & bit != 0 {
+                b.t.complex_attackers[color as usize] |= bit;
+                continue;
+            }
             for gc in comps {
                 let c = &gc.component;
                 let leg = c.final_leg();

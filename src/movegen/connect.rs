@@ -2,10 +2,10 @@
 //! by the board running full or both sides passing in turn. Values are for the side
 //! to move, as in [`immediate_result`](super::immediate_result).
 
+use super::decided::counted;
 use crate::board::Position;
-use crate::types::{Color, MoveKind, SquareSet};
-use crate::variant::{GameValue, MaterialCounting};
-use std::cmp::Ordering;
+use crate::types::{Color, SquareSet};
+use crate::variant::GameValue;
 
 /// A connection made by the side that just moved: `connectN` runs and `connectNxN`
 /// blocks, a chain between its two regions, `collinearN` pieces on one line.
@@ -73,43 +73,11 @@ fn region_chain(pos: &Position, c: Color, pieces: SquareSet) -> bool {
     }
 }
 
-/// The game ends when both sides passed in turn, or when the board is full where
-/// the variant adjudicates it: drawn, or decided by material counting.
-pub fn adjudication(pos: &Position) -> Option<GameValue> {
+/// Where the variant adjudicates a full board (`adjudicateFullBoard`), a full board ends
+/// the game: drawn, or decided by material counting.
+pub fn full_board_result(pos: &Position) -> Option<GameValue> {
     let v = pos.variant();
-    let passed = |kind: MoveKind| kind == MoveKind::Pass;
-    let double_pass = passed(pos.state().last_move.kind())
-        && !pos.state().last_move.is_none()
-        && pos
-            .history()
-            .last()
-            .is_some_and(|s| !s.last_move.is_none() && passed(s.last_move.kind()));
     let full =
         v.connect.adjudicate_full_board && v.geometry.all().minus(&pos.occupied()).is_empty();
-    (double_pass || full).then(|| material_value(pos))
-}
-
-/// The result of counting the pieces, for the side to move (a draw without material
-/// counting).
-fn material_value(pos: &Position) -> GameValue {
-    let for_white = match pos.variant().material_counting {
-        MaterialCounting::None => return GameValue::Draw,
-        MaterialCounting::WhiteDrawOdds => GameValue::Win,
-        MaterialCounting::BlackDrawOdds => GameValue::Loss,
-        MaterialCounting::Unweighted => {
-            match pos
-                .pieces(Color::White)
-                .count()
-                .cmp(&pos.pieces(Color::Black).count())
-            {
-                Ordering::Greater => GameValue::Win,
-                Ordering::Less => GameValue::Loss,
-                Ordering::Equal => GameValue::Draw,
-            }
-        }
-    };
-    match pos.side_to_move() {
-        Color::White => for_white,
-        Color::Black => for_white.negate(),
-    }
+    full.then(|| counted(pos, GameValue::Draw))
 }

@@ -4,7 +4,10 @@
 
 use crate::board::Position;
 use crate::types::{Color, MoveKind, MoveList, PieceType};
-use crate::variant::{CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, GameValue};
+use crate::variant::{
+    CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, GameValue, MaterialCounting,
+};
+use std::cmp::Ordering;
 
 /// Count of a type on the board and in hand.
 fn count_with_hand(pos: &Position, c: Color, t: PieceType) -> u32 {
@@ -41,6 +44,81 @@ pub fn flag_reached(pos: &Position, c: Color) -> bool {
         return !inside.iter().any(|sq| rules.attacked_by(pos, sq, c.flip()));
     }
     reached
+}
+
+/// `value`, or for a draw the result the variant's material counting gives instead.
+pub fn counted(pos: &Position, value: GameValue) -> GameValue {
+    if value != GameValue::Draw {
+        return value;
+    }
+    let for_white = match pos.variant().material_counting {
+        MaterialCounting::None => return value,
+        MaterialCounting::WhiteDrawOdds => GameValue::Win,
+        MaterialCounting::BlackDrawOdds => GameValue::Loss,
+        MaterialCounting::Janggi => janggi_count(pos),
+        MaterialCounting::Unweighted => {
+            let white = pos.pieces(Color::White).count();
+            match white.cmp(&pos.pieces(Color::Black).count()) {
+                Ordering::Greater => GameValue::Win,
+                Ordering::Less => GameValue::Loss,
+                Ordering::Equal => GameValue::Draw,
+            }
+        }
+    };
+    match pos.side_to_move() {
+        Color::White => for_white,
+        Color::Black => for_white.negate(),
+    }
+}
+
+/// Janggi's points per piece slot (Fairy-Stockfish's counting).
+const JANGGI_POINTS: &[(&str, i32)] = &[
+    ("rook", 13),
+    ("janggiCannon", 7),
+    ("horse", 5),
+    ("janggiElephant", 3),
+    ("wazir", 3),
+    ("soldier", 2),
+];
+
+/// Janggi counting, for White: White's points less Black's, less one for the second
+/// player's advantage (the 1.5 points of deom); more than nothing wins.
+fn janggi_count(pos: &Position) -> GameValue {
+    let v = pos.variant();
+    let mut points = -1;
+    for &(slot, value) in JANGGI_POINTS {
+        if let Some(t) = v.type_by_slot(slot) {
+            points +=
+                value * (pos.count(Color::White, t) as i32 - pos.count(Color::Black, t) as i32);
+        }
+    }
+    if points > 0 {
+        GameValue::Win
+    } else {
+        GameValue::Loss
+    }
+}
+
+/// Janggi: the game ends when a pass answers a pass, or a pass leaves the kings
+/// facing (bikjang: moves that keep them facing are illegal, so the bikjang of two
+/// positions in a row is always a pass): a draw, or decided by material counting.
+fn passes_result(pos: &Position) -> Option<GameValue> {
+    ended_by_passes(pos).then(|| counted(pos, GameValue::Draw))
+}
+
+/// Whether passes ended the game (see `passes_result`).
+pub fn ended_by_passes(pos: &Position) -> bool {
+    let v = pos.variant();
+    // Only passes by a rule (not a piece's move out and back, as the Lion's).
+    let pass_rule = v.pass.contains(&true) || v.pass_on_stalemate.contains(&true);
+    if !pass_rule || pos.state().last_move.kind() != MoveKind::Pass {
+        return false;
+    }
+    let double_pass = pos
+        .history()
+        .last()
+        .is_some_and(|prev| prev.last_move.kind() == MoveKind::Pass);
+    double_pass || pos.rules().kings_face(pos)
 }
 
 /// A result that ends the game before the side to move plays (then it has no moves).
@@ -117,11 +195,11 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
     {
         return Some(r);
     }
-    if v.connect.adjudicate_full_board
-        || v.pass.contains(&true)
-        || v.pass_on_stalemate.contains(&true)
-    {
-        return super::connect::adjudication(pos);
+    if let Some(r) = passes_result(pos) {
+        return Some(r);
+    }
+    if v.connect.adjudicate_full_board {
+        return super::connect::full_board_result(pos);
     }
     None
 }

@@ -181,6 +181,12 @@ impl Ruleset {
         let v = &self.variant;
         let us = pos.side_to_move();
         let them = us.flip();
+        // Bikjang: with the kings facing, passing is legal even in check, and any
+        // other move must separate them.
+        let bikjang = v.bikjang_rule && self.kings_face(pos);
+        if bikjang && m.kind() == MoveKind::Pass {
+            return true;
+        }
         match m.kind() {
             MoveKind::Castling => {
                 let kp = pos.piece_at(m.from());
@@ -277,7 +283,13 @@ impl Ruleset {
         let mut ok = before.is_none_or(|b| self.pseudo_royals_safe(pos, us, &b, m))
             && !self.royal_attacked(pos, us)
             && !(v.duple_check && self.duple_checked(pos, us));
-        if ok && (!v.checking || (!v.drop_checks && m.is_drop())) && pos.in_check() {
+        let no_check = !v.checking
+            || (!v.drop_checks && m.is_drop())
+            || (v.sittuyin_promotion && m.kind() == MoveKind::Promotion);
+        if ok && no_check && pos.in_check() {
+            ok = false;
+        }
+        if ok && bikjang && self.kings_face(pos) {
             ok = false;
         }
         pos.unmake();

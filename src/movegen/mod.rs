@@ -9,7 +9,7 @@ mod legal;
 pub mod notation;
 mod perft;
 
-pub use connect::{adjudication, connection_result};
-pub use decided::{flag_reached, immediate_result};
+pub use connect::{connection_result, full_board_result};
+pub use decided::{counted, ended_by_passes, flag_reached, immediate_result};
 pub use legal::NodeInfo;
 pub use perft::{perft, perft_divide, perft_divide_until, perft_until};

@@ -115,7 +115,13 @@ pub fn parse_move(
             || s.eq_ignore_ascii_case(base) && m.kind() == MoveKind::Promotion
             || (m.kind() == MoveKind::PieceDemotion
                 && demotion_alternative(pos, m, numbering) == base)
-            || (m.kind() == MoveKind::Pass && (base == "@@@@" || base == "0000"));
+            || (m.kind() == MoveKind::Pass
+                && (base == "@@@@" || base == "0000" || {
+                    // The passing piece's square twice, in either protocol.
+                    let g = pos.variant().geometry;
+                    let sq = g.name(m.from(), numbering);
+                    base.len() == 2 * sq.len() && base.starts_with(&sq) && base.ends_with(&sq)
+                }));
         if matches {
             if declined && !declined_promotion(m, &legal) && m.kind() != MoveKind::Normal {
                 continue;

@@ -49,7 +49,7 @@ pub fn judge(pos: &mut Position) -> Option<GameEnd> {
         let connected = movegen::connection_result(pos).is_some();
         let counted = !connected
             && v.material_counting == MaterialCounting::Unweighted
-            && movegen::adjudication(pos).is_some();
+            && (movegen::full_board_result(pos).is_some() || movegen::ended_by_passes(pos));
         return GameEnd::new(pos, value, |winner| match value {
             GameValue::Draw if counted => "Draw: as many pieces each".to_string(),
             GameValue::Draw => "Draw by the rules of the variant".to_string(),
@@ -121,6 +121,7 @@ pub fn judge(pos: &mut Position) -> Option<GameEnd> {
 fn counting_words(v: &Variant) -> &'static str {
     match v.material_counting {
         MaterialCounting::Unweighted => "decided by counting the pieces",
+        MaterialCounting::Janggi => "decided by counting janggi's points",
         MaterialCounting::WhiteDrawOdds | MaterialCounting::BlackDrawOdds => "decided by draw odds",
         MaterialCounting::None => "decided by the rules of the variant",
     }

@@ -98,11 +98,9 @@ pub fn cecp_parse(pos: &mut Position, text: &str, xb: &XbVariant) -> Result<Move
     notation::parse_move(pos, &translated, RankNumbering::XBoard)
 }
 
-/// A move as UCI writes it.
+/// A move as UCI writes it. A pass is the passing piece's square twice (`e2e2`,
+/// as Fairy-Stockfish writes it); `0000` and `@@@@` are read as a pass too.
 pub fn uci_text(pos: &Position, m: Move) -> String {
-    if m.kind() == MoveKind::Pass {
-        return "0000".to_string();
-    }
     notation::move_to_string(pos, m, RankNumbering::FromOne)
 }
 

@@ -10,32 +10,9 @@
 
 use crate::board::Position;
 use crate::types::Color;
-use crate::variant::{CountingRule, GameValue, MaterialCounting};
-use std::cmp::Ordering;
+use crate::variant::{CountingRule, GameValue};
 
-/// `value`, or for a draw the result the variant's material counting gives instead.
-pub fn counted(pos: &Position, value: GameValue) -> GameValue {
-    if value != GameValue::Draw {
-        return value;
-    }
-    let for_white = match pos.variant().material_counting {
-        MaterialCounting::None => return value,
-        MaterialCounting::WhiteDrawOdds => GameValue::Win,
-        MaterialCounting::BlackDrawOdds => GameValue::Loss,
-        MaterialCounting::Unweighted => {
-            let white = pos.pieces(Color::White).count();
-            match white.cmp(&pos.pieces(Color::Black).count()) {
-                Ordering::Greater => GameValue::Win,
-                Ordering::Less => GameValue::Loss,
-                Ordering::Equal => GameValue::Draw,
-            }
-        }
-    };
-    match pos.side_to_move() {
-        Color::White => for_white,
-        Color::Black => for_white.negate(),
-    }
-}
+pub use crate::movegen::counted;
 
 /// The value of a position without legal moves.
 pub fn no_moves_value(pos: &Position) -> GameValue {

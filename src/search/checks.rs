@@ -65,7 +65,8 @@ impl CheckHints {
                 }
             }
         }
-        let always = rules.pseudo_royal || v.blast_on_capture;
+        // Janggi's cannon screens and palace lines are not in the probes.
+        let always = rules.pseudo_royal || v.blast_on_capture || rules.palace.types != 0;
         CheckHints {
             num_types: n,
             attack_from,

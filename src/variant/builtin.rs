@@ -35,6 +35,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("grand.ini", include_str!("../../variants/grand.ini")),
     ("shogi.ini", include_str!("../../variants/shogi.ini")),
     ("xiangqi.ini", include_str!("../../variants/xiangqi.ini")),
+    ("janggi.ini", include_str!("../../variants/janggi.ini")),
     ("games.ini", include_str!("../../variants/games.ini")),
     ("reversi.ini", include_str!("../../variants/reversi.ini")),
     (

@@ -53,6 +53,9 @@ pub enum MaterialCounting {
     WhiteDrawOdds,
     /// Every draw is a win for Black (armageddon).
     BlackDrawOdds,
+    /// Janggi's points (rook 13, cannon 7, horse 5, elephant 3, advisor 3, soldier 2;
+    /// Black, the second player, gets 1 more): the side with more wins.
+    Janggi,
 }
 
 /// Which south-east Asian counting rule ends a game that one side cannot win
@@ -239,6 +242,20 @@ pub struct Variant {
     /// rook that moves into line with the enemy king takes away the king's leap.
     pub cambodian_moves: bool,
     pub counting_rule: CountingRule,
+    // Janggi and sittuyin rules.
+    /// Squares on the marked diagonals (janggi's palace lines): from one of them
+    /// the rook, advisor (wazir), soldier, wazir-moving king and janggi cannon also
+    /// move along the diagonals, to other marked squares.
+    pub diagonal_lines: SquareSet,
+    /// Bikjang: kings facing each other on an open line must be separated (or the
+    /// side to move passes, which ends the game by material counting or as a draw).
+    pub bikjang_rule: bool,
+    /// Sittuyin promotion: a pawn (in the zone, or the last one anywhere) turns into
+    /// a promotion type on its square or one that type steps to, without checking
+    /// or attacking an enemy piece.
+    pub sittuyin_promotion: bool,
+    /// Sittuyin set-up: rooks are dropped on the first rank only.
+    pub sittuyin_rook_drop: bool,
 
     /// Evaluation weights from the variant's weights file (or its parent's, when
     /// the child plays with the same pieces); `None`: derived from the pieces.

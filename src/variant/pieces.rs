@@ -160,10 +160,7 @@ pub const BUILTIN_PIECES: &[BuiltinPiece] = &[
 
 /// Built-in pieces whose Fairy-Stockfish rules go beyond XBetza, so that playing
 /// them by their Betza alone would be wrong: name and why they are refused.
-const UNSUPPORTED_BUILTINS: &[(&str, &str)] = &[(
-    "janggiCannon",
-    "the Janggi cannon (it neither jumps over nor captures a cannon) is not supported by Menagerie",
-)];
+const UNSUPPORTED_BUILTINS: &[(&str, &str)] = &[];
 
 /// Why the built-in piece `name` cannot be used without its own moves, if it cannot.
 pub fn unsupported_builtin(name: &str) -> Option<&'static str> {

@@ -190,6 +190,11 @@ pub(super) struct Spec {
     piece_demotion: bool,
     cambodian_moves: bool,
     counting_rule: CountingRule,
+    // Janggi and sittuyin rules.
+    diagonal_lines: Region,
+    bikjang_rule: bool,
+    sittuyin_promotion: bool,
+    sittuyin_rook_drop: bool,
 }
 
 impl Spec {
@@ -308,6 +313,10 @@ impl Spec {
             piece_demotion: false,
             cambodian_moves: false,
             counting_rule: CountingRule::None,
+            diagonal_lines: Region::EMPTY,
+            bikjang_rule: false,
+            sittuyin_promotion: false,
+            sittuyin_rook_drop: false,
         }
     }
 

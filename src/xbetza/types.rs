@@ -215,6 +215,22 @@ pub struct PieceMoves {
 }
 
 impl PieceMoves {
+    /// As Fairy-Stockfish plays a piece: it has lame leaps only for D, N, A and Z
+    /// (its tables of blocking squares), so any other lame leap (`nC`, `nH`, ...)
+    /// has no moves there. For the pieces of variant files read in its dialect.
+    pub fn without_lame_leaps_fairy_stockfish_lacks(&mut self) {
+        for c in &mut self.components {
+            let (long, short) = (c.atom.long, c.atom.short);
+            if let [leg] = c.legs.as_mut_slice()
+                && leg.mode.contains(Mode::LAME)
+                && matches!(leg.range, Range::Leap)
+                && !matches!((long, short), (2, 0) | (2, 1) | (2, 2) | (3, 2))
+            {
+                leg.directions.clear();
+            }
+        }
+    }
+
     pub fn has_castling(&self) -> bool {
         self.components
             .iter()

@@ -179,7 +179,6 @@ fn is_number(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_digit())
 }
 
-
 /// The board and the holdings text of the placement field: holdings in `[...]`, or
 /// (BFEN) as one more rank after the last one.
 fn split_placement<'a>(

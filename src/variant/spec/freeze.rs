@@ -144,6 +144,10 @@ impl Spec {
             piece_demotion: self.piece_demotion,
             cambodian_moves: self.cambodian_moves,
             counting_rule: self.counting_rule,
+            diagonal_lines: types.squares(&self.diagonal_lines),
+            bikjang_rule: self.bikjang_rule,
+            sittuyin_promotion: self.sittuyin_promotion,
+            sittuyin_rook_drop: self.sittuyin_rook_drop,
             // Set by the variant set, which knows where the weights files are.
             weights: None,
         })
@@ -182,7 +186,10 @@ impl Spec {
                 (None, b) => (b.to_string(), Dialect::FairyStockfish),
             };
             match xbetza::parse(&betza, dialect) {
-                Ok(moves) => {
+                Ok(mut moves) => {
+                    if dialect == Dialect::FairyStockfish {
+                        moves.without_lame_leaps_fairy_stockfish_lacks();
+                    }
                     if moves.has_castling() && slot.name != "king" {
                         errors.push(origin.error(
                             &slot.name,

@@ -14,8 +14,8 @@ use crate::variant::pieces::{
     BUILTIN_PIECES, capitalized, custom_slot_number, unsupported_builtin,
 };
 use crate::variant::{
-    CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, CountingRule, Enclosing, GameValue,
-    LoadError, MaterialCounting,
+    CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, CountingRule, Enclosing, GameValue, LoadError,
+    MaterialCounting,
 };
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
@@ -194,29 +194,30 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("flagMove", Bool(|s, b| s.flag_move = b)),
     ("flagPieceSafe", Bool(|s, b| s.flag_piece_safe = b)),
     ("checkCounting", Bool(|s, b| s.check_counting = b)),
+    // Janggi and sittuyin rules.
+    ("sittuyinPromotion", Bool(|s, b| s.sittuyin_promotion = b)),
+    ("sittuyinRookDrop", Bool(|s, b| s.sittuyin_rook_drop = b)),
+    ("diagonalLines", Region(|s, r| s.diagonal_lines = r)),
+    ("bikjangRule", Bool(|s, b| s.bikjang_rule = b)),
     ("pieceDemotion", Bool(|s, b| s.piece_demotion = b)),
     ("cambodianMoves", Bool(|s, b| s.cambodian_moves = b)),
     ("countingRule", Own(read_counting_rule)),
     // Keys of Fairy-Stockfish's dialect that Menagerie does not implement.
     ("twoBoards", Unsupported("false", TWO_BOARDS)),
-    ("sittuyinPromotion", Unsupported("false", "sittuyin's pawn promotion (to a met, in place or diagonally, while the side has none) is not supported")),
     ("petrifyOnCaptureTypes", Unsupported("-", PETRIFY)),
     ("petrifyBlastPieces", Unsupported("false", PETRIFY)),
     // dropOnTop = true is an old spelling of enclosingDrop = top (read first).
     ("dropOnTop", Bool(|s, b| if b { s.enclosing_drop = Enclosing::Top })),
     ("enclosingDrop", Own(|a, s, e| a.store(e, parse_enclosing(&e.value), s, |s, r| s.enclosing_drop = r))),
     ("enclosingDropStart", Region(|s, r| s.enclosing_drop_start = r)),
-    ("sittuyinRookDrop", Unsupported("false", "sittuyin's set-up phase (rooks dropped on the first rank only) is not supported")),
     ("wallingRule", Unsupported("none", WALLS)),
     ("wallingRegionWhite", Unsupported("*", WALLS)),
     ("wallingRegionBlack", Unsupported("*", WALLS)),
     ("wallingRegion", Unsupported("*", WALLS)),
     ("wallOrMove", Unsupported("false", WALLS)),
-    ("diagonalLines", Unsupported("-", "moves along marked diagonals (janggi's palace) are not supported")),
     ("flipEnclosedPieces", Own(|a, s, e| a.store(e, parse_enclosing(&e.value), s, |s, r| s.flip_enclosed_pieces = r))),
     ("moveRepetitionIllegal", Unsupported("false", "forbidding moving back and forth with one piece is not supported")),
     ("chasingRule", Unsupported("none", "the chasing rules are not supported")),
-    ("bikjangRule", Unsupported("false", "janggi's bikjang (facing kings) rule is not supported")),
     ("connectN", Count(|s, n| s.connect_n = n)),
     ("connectPieceTypes", Pieces(|s, p| s.connect_piece_types = p)),
     ("connectHorizontal", Bool(|s, b| s.connect_horizontal = b)),
@@ -546,16 +547,11 @@ fn read_material_counting(a: &mut Applier, spec: &mut Spec, e: &Entry) {
         "unweighted" => MaterialCounting::Unweighted,
         "whitedrawodds" => MaterialCounting::WhiteDrawOdds,
         "blackdrawodds" => MaterialCounting::BlackDrawOdds,
-        "janggi" => {
-            return a.error(
-                e,
-                "janggi material counting (points for janggi's pieces) is not supported",
-            );
-        }
+        "janggi" => MaterialCounting::Janggi,
         _ => {
             return a.error(
                 e,
-                "expected none, unweighted, whitedrawodds or blackdrawodds",
+                "expected janggi, none, unweighted, whitedrawodds or blackdrawodds",
             );
         }
     };
