@@ -87,7 +87,7 @@ impl Ruleset {
     pub(super) fn drops(&self, pos: &Position, us: Color, list: &mut MoveList) {
         let v = &self.variant;
         let ci = us as usize;
-        let occupied = pos.occupied();
+        let occupied = pos.occupied() | pos.walls();
         for t in 0..v.num_types() as PieceType {
             if pos.hand(us, t) == 0 {
                 continue;
@@ -125,7 +125,7 @@ impl Ruleset {
     ) {
         let v = &self.variant;
         let ci = us as usize;
-        let empty = v.geometry.all().minus(&pos.occupied());
+        let empty = v.geometry.all().minus(&(pos.occupied() | pos.walls()));
         for sq in empty.iter() {
             if self.drop_allowed(pos, us, t, sq, false) {
                 list.push(Move::drop(t, sq));

@@ -16,6 +16,7 @@ mod see;
 mod setup;
 mod tables;
 mod walk;
+mod walls;
 pub mod zobrist;
 
 pub use position::{PROMOTED_UNKNOWN, Position, StateInfo};

@@ -8,7 +8,7 @@
 use super::Ruleset;
 use super::zobrist::KEYS;
 use crate::types::{Color, MAX_PIECE_TYPES, Move, MoveKind, Piece, PieceType, Square, SquareSet};
-use crate::variant::Variant;
+use crate::variant::{Variant, WallingRule};
 use std::sync::Arc;
 
 /// State that make/unmake saves and restores wholesale.
@@ -38,6 +38,9 @@ pub struct StateInfo {
     pub last_move: Move,
     /// The piece captured by that move on its destination (or en passant), if any.
     pub captured: Piece,
+    /// Wall squares: holes of the board, arrows, the duck, petrified pieces. Their
+    /// squares hold [`Piece::WALL`].
+    pub walls: SquareSet,
     /// Index into the change log where that move's changes begin.
     change_start: u32,
 }
@@ -109,6 +112,7 @@ impl Position {
                     shak: false,
                     last_move: Move::NONE,
                     captured: Piece::NONE,
+                    walls: SquareSet::EMPTY,
                     change_start: 0,
                 },
                 history: Vec::with_capacity(256),
@@ -156,6 +160,11 @@ impl Position {
     #[inline]
     pub fn occupied(&self) -> SquareSet {
         self.board.by_color[0] | self.board.by_color[1]
+    }
+    /// The wall squares (not part of [`occupied`](Self::occupied)).
+    #[inline]
+    pub fn walls(&self) -> SquareSet {
+        self.board.st.walls
     }
     #[inline]
     pub fn pieces_of(&self, c: Color, t: PieceType) -> SquareSet {
@@ -223,7 +232,11 @@ impl Position {
         &mut self.board.st
     }
     pub(crate) fn put(&mut self, sq: Square, p: Piece, promoted: u8) {
-        self.board.set_square(sq, p, promoted);
+        if p.is_wall() {
+            self.board.set_wall(sq, true);
+        } else {
+            self.board.set_square(sq, p, promoted);
+        }
         self.board.changes.clear();
     }
     pub(crate) fn add_to_hand(&mut self, c: Color, t: PieceType, n: i32) {
@@ -270,6 +283,9 @@ impl Position {
         }
         for sq in self.board.st.ep_squares.iter() {
             k ^= KEYS.en_passant[sq as usize];
+        }
+        for sq in self.board.st.walls.iter() {
+            k ^= KEYS.psq[Piece::WALL.index()][sq as usize];
         }
         if self.board.side == Color::Black {
             k ^= KEYS.side;
@@ -394,6 +410,21 @@ impl Board {
         self.promoted[i] = promoted;
     }
 
+    /// Put up (`on`) or take down a wall on `sq` (an empty square, when putting one
+    /// up), logged like a piece change; walls are in no side's sets.
+    pub(super) fn set_wall(&mut self, sq: Square, on: bool) {
+        let i = sq as usize;
+        self.changes.push(Change {
+            sq,
+            piece: self.squares[i],
+            promoted: self.promoted[i],
+        });
+        self.squares[i] = if on { Piece::WALL } else { Piece::NONE };
+        self.promoted[i] = 0;
+        self.st.walls.set(sq, on);
+        self.st.key ^= KEYS.psq[Piece::WALL.index()][i];
+    }
+
     /// Restore a square without touching the key (the key comes back with the state).
     #[inline]
     fn restore_square(&mut self, c: Change) {
@@ -403,7 +434,7 @@ impl Board {
             self.by_color[cur.color() as usize].remove(c.sq);
             self.by_type[cur.color() as usize][cur.kind() as usize].remove(c.sq);
         }
-        if c.piece.is_some() {
+        if c.piece.is_some() && !c.piece.is_wall() {
             self.by_color[c.piece.color() as usize].insert(c.sq);
             self.by_type[c.piece.color() as usize][c.piece.kind() as usize].insert(c.sq);
         }
@@ -597,12 +628,46 @@ impl Board {
         }
         if let Some(center) = blast_center.filter(|_| v.blast_on_capture) {
             self.blast(v, center, us);
+        } else if let Some(to) = blast_center.filter(|_| v.petrify_on_capture_types != 0) {
+            self.petrify_capturer(v, to, us);
+        }
+        if v.walling_rule != WallingRule::None {
+            self.place_wall(v, m);
         }
         if m.kind() == MoveKind::Pass {
             self.st.plies_from_null = 0;
         }
         self.side = them;
         self.game_ply += 1;
+    }
+
+    /// Petrification without a blast: the capturing piece on `to` turns into a wall
+    /// when its type petrifies.
+    fn petrify_capturer(&mut self, v: &Variant, to: Square, us: Color) {
+        let mover = self.squares[to as usize];
+        if mover.is_some() && v.petrify_on_capture_types & 1u64 << mover.kind() != 0 {
+            self.capture_at(v, to, us);
+            self.set_wall(to, true);
+        }
+    }
+
+    /// The move's wall square goes up (in wall-or-move variants only when the move
+    /// is the pass that stands for placing one); a duck is taken down from where it
+    /// stood first.
+    fn place_wall(&mut self, v: &Variant, m: Move) {
+        let Some(sq) = m.wall() else {
+            return;
+        };
+        if v.wall_or_move && m.kind() != MoveKind::Pass {
+            return;
+        }
+        if v.walling_rule == WallingRule::Duck {
+            let before = self.history.last().map_or(SquareSet::EMPTY, |s| s.walls);
+            for old in before.iter() {
+                self.set_wall(old, false);
+            }
+        }
+        self.set_wall(sq, true);
     }
 
     /// An atomic capture: the pieces around `center` (pawns other than the capturer
@@ -628,7 +693,16 @@ impl Board {
             }
         }
         for &sq in &victims[..n] {
+            let kind = self.squares[sq as usize].kind();
             self.capture_at(v, sq, us);
+            let petrify = if sq == center {
+                v.petrify_on_capture_types & 1u64 << kind != 0
+            } else {
+                v.petrify_blast_pieces
+            };
+            if petrify {
+                self.set_wall(sq, true);
+            }
         }
     }
 

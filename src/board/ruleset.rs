@@ -8,7 +8,7 @@ use super::position::Board;
 use super::tables::{self, Tables};
 use super::walk::StepMode;
 use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
-use crate::variant::Variant;
+use crate::variant::{Variant, WallingRule};
 use crate::xbetza::{AtomShape, Range};
 use std::sync::Arc;
 
@@ -34,6 +34,10 @@ pub struct Ruleset {
     /// shatarMateRule.
     pub shak_types: TypeSet,
     pub knight_types: TypeSet,
+    /// Every move places a wall (walling variants other than wall-or-move).
+    pub walls_with_moves: bool,
+    /// A side may place a wall instead of moving (wall-or-move variants).
+    pub walls_instead: bool,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -64,7 +68,10 @@ impl Ruleset {
                     _ => None,
                 })
         });
+        let walls_with_moves = variant.walling_rule != WallingRule::None && !variant.wall_or_move;
+        let walls_instead = variant.walling_rule != WallingRule::None && variant.wall_or_move;
         let simple_legality = !pseudo_royal
+            && variant.walling_rule == WallingRule::None
             && !variant.duple_check
             && !variant.blast_on_capture
             && variant.checking
@@ -98,6 +105,8 @@ impl Ruleset {
             castle_distance,
             shak_types,
             knight_types,
+            walls_with_moves,
+            walls_instead,
         })
     }
 

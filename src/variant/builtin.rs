@@ -36,6 +36,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("shogi.ini", include_str!("../../variants/shogi.ini")),
     ("xiangqi.ini", include_str!("../../variants/xiangqi.ini")),
     ("games.ini", include_str!("../../variants/games.ini")),
+    ("walls.ini", include_str!("../../variants/walls.ini")),
     (
         "menagerie.ini",
         include_str!("../../variants/menagerie.ini"),

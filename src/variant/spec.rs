@@ -14,7 +14,7 @@ mod keys;
 
 pub(super) use keys::Applier;
 
-use super::{GameValue, MaterialCounting};
+use super::{GameValue, MaterialCounting, WallingRule};
 use crate::types::SquareSet;
 use crate::xbetza::Dialect;
 use std::collections::BTreeMap;
@@ -167,6 +167,12 @@ pub(super) struct Spec {
     mutually_immune_types: SlotSet,
     pass: [bool; 2],
     pass_on_stalemate: [bool; 2],
+    // Walls and petrification.
+    walling_rule: WallingRule,
+    walling_region: [Region; 2],
+    wall_or_move: bool,
+    petrify_on_capture_types: SlotSet,
+    petrify_blast_pieces: bool,
 }
 
 impl Spec {
@@ -263,6 +269,11 @@ impl Spec {
             mutually_immune_types: SlotSet::default(),
             pass: [false, false],
             pass_on_stalemate: [false, false],
+            walling_rule: WallingRule::None,
+            walling_region: [region_all(), region_all()],
+            wall_or_move: false,
+            petrify_on_capture_types: SlotSet::default(),
+            petrify_blast_pieces: false,
         }
     }
 

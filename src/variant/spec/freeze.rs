@@ -138,6 +138,11 @@ impl Spec {
             mutually_immune_types: types.set(&self.mutually_immune_types),
             pass: self.pass,
             pass_on_stalemate: self.pass_on_stalemate,
+            walling_rule: self.walling_rule,
+            walling_region: types.squares_each(&self.walling_region),
+            wall_or_move: self.wall_or_move,
+            petrify_on_capture_types: types.set(&self.petrify_on_capture_types),
+            petrify_blast_pieces: self.petrify_blast_pieces,
             // Set by the variant set, which knows where the weights files are.
             weights: None,
         })

@@ -13,7 +13,7 @@ use crate::variant::names::TWO_BOARDS;
 use crate::variant::pieces::{
     BUILTIN_PIECES, capitalized, custom_slot_number, unsupported_builtin,
 };
-use crate::variant::{GameValue, LoadError, MaterialCounting};
+use crate::variant::{GameValue, LoadError, MaterialCounting, WallingRule};
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
 
@@ -61,10 +61,8 @@ const BOARD_KEYS: &[(&str, Read)] = &[
 ];
 
 /// Why the unsupported keys that belong to one rule are refused (one text per rule).
-const PETRIFY: &str = "petrification (capturing pieces turn into wall squares) is not supported";
 const ENCLOSING: &str = "drop placement rules (reversi, ataxx, snort, connect-four style) and \
      flipping enclosed pieces are not supported";
-const WALLS: &str = "walling moves (a move and a wall square, as in duck chess) are not supported";
 const CONNECT: &str = "connect-N wins (pieces in a row) are not supported";
 
 /// Keys read after the pieces (the piece keys and `mobilityRegion...` are a family
@@ -193,20 +191,21 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("flagMove", Bool(|s, b| s.flag_move = b)),
     ("flagPieceSafe", Bool(|s, b| s.flag_piece_safe = b)),
     ("checkCounting", Bool(|s, b| s.check_counting = b)),
+    // Walls and petrification.
+    ("wallingRule", Own(read_walling_rule)),
+    ("wallingRegionWhite", Region(|s, r| s.walling_region[0] = r)),
+    ("wallingRegionBlack", Region(|s, r| s.walling_region[1] = r)),
+    ("wallingRegion", Region(|s, r| s.walling_region = [r.clone(), r])),
+    ("wallOrMove", Bool(|s, b| s.wall_or_move = b)),
+    ("petrifyOnCaptureTypes", Pieces(|s, p| s.petrify_on_capture_types = p)),
+    ("petrifyBlastPieces", Bool(|s, b| s.petrify_blast_pieces = b)),
     // Keys of Fairy-Stockfish's dialect that Menagerie does not implement.
     ("twoBoards", Unsupported("false", TWO_BOARDS)),
     ("sittuyinPromotion", Unsupported("false", "sittuyin's pawn promotion (to a met, in place or diagonally, while the side has none) is not supported")),
     ("pieceDemotion", Unsupported("false", "piece demotion (pieces that flip back, as in kyotoshogi) is not supported")),
-    ("petrifyOnCaptureTypes", Unsupported("-", PETRIFY)),
-    ("petrifyBlastPieces", Unsupported("false", PETRIFY)),
     ("enclosingDrop", Unsupported("none", ENCLOSING)),
     ("enclosingDropStart", Unsupported("-", ENCLOSING)),
     ("sittuyinRookDrop", Unsupported("false", "sittuyin's set-up phase (rooks dropped on the first rank only) is not supported")),
-    ("wallingRule", Unsupported("none", WALLS)),
-    ("wallingRegionWhite", Unsupported("*", WALLS)),
-    ("wallingRegionBlack", Unsupported("*", WALLS)),
-    ("wallingRegion", Unsupported("*", WALLS)),
-    ("wallOrMove", Unsupported("false", WALLS)),
     ("cambodianMoves", Unsupported("false", "the special first moves of the Cambodian king and met are not supported")),
     ("diagonalLines", Unsupported("-", "moves along marked diagonals (janggi's palace) are not supported")),
     ("flipEnclosedPieces", Unsupported("none", ENCLOSING)),
@@ -510,6 +509,18 @@ fn read_betza_dialect(a: &mut Applier, spec: &mut Spec, e: &Entry) {
         "fairy-stockfish" => spec.dialect = Dialect::FairyStockfish,
         _ => a.error(e, "expected xboard or fairy-stockfish"),
     }
+}
+
+fn read_walling_rule(a: &mut Applier, spec: &mut Spec, e: &Entry) {
+    spec.walling_rule = match e.value.trim() {
+        "none" => WallingRule::None,
+        "arrow" => WallingRule::Arrow,
+        "duck" => WallingRule::Duck,
+        "edge" => WallingRule::Edge,
+        "past" => WallingRule::Past,
+        "static" => WallingRule::Static,
+        _ => return a.error(e, "expected none, arrow, duck, edge, past or static"),
+    };
 }
 
 fn read_material_counting(a: &mut Applier, spec: &mut Spec, e: &Entry) {
