@@ -177,7 +177,7 @@ impl Ruleset {
     /// [`attacked_by`](Self::attacked_by): the pieces giving check, when it holds a
     /// royal piece.
     pub fn attackers_to(&self, pos: &Position, target: Square, by: Color) -> SquareSet {
-        let occupied = pos.occupied();
+        let occupied = pos.occupied() | pos.walls();
         let mut s = SquareSet::EMPTY;
         for p in self.tables.probes_of(by, target) {
             if let Some(sq) = self.probe_attacker(pos, p, by, &occupied) {

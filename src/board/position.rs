@@ -681,7 +681,7 @@ impl Board {
             for dx in -1..=1 {
                 if let Some(sq) = g.offset(center, dx, dy) {
                     let p = self.squares[sq as usize];
-                    if p.is_none() || v.blast_immune_types & 1 << p.kind() != 0 {
+                    if p.is_none() || p.is_wall() || v.blast_immune_types & 1 << p.kind() != 0 {
                         continue;
                     }
                     if sq != center && Some(p.kind()) == pawn {

@@ -178,6 +178,11 @@ impl Ruleset {
             let plain = Move(m.0 & !(0x7f << 25));
             return self.is_legal(pos, plain);
         }
+        // Likewise a move's new wall square does not block a check on a royal piece
+        // (pseudo-royal pieces see it, and the duck gone from its old square).
+        if m.wall().is_some() && !self.pseudo_royal {
+            return self.is_legal(pos, m.without_wall());
+        }
         let v = &self.variant;
         let us = pos.side_to_move();
         let them = us.flip();
