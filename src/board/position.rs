@@ -239,6 +239,10 @@ impl Position {
         }
         self.board.changes.clear();
     }
+    /// Take down the wall on `sq` (logged: the next unmake puts it back).
+    pub(crate) fn clear_wall(&mut self, sq: Square) {
+        self.board.set_wall(sq, false);
+    }
     pub(crate) fn add_to_hand(&mut self, c: Color, t: PieceType, n: i32) {
         self.board.add_to_hand(c, t, n);
     }

@@ -279,6 +279,14 @@ impl Ruleset {
             None
         };
         pos.make(m);
+        if before.is_some() && v.blast_on_capture && v.petrify_on_capture_types != 0 {
+            // Fairy-Stockfish tests pseudo-royal safety after a blast with the blast's
+            // squares empty, petrified or not: so do we (unmake restores the walls).
+            let walls_before = pos.history().last().map_or(SquareSet::EMPTY, |s| s.walls);
+            for sq in pos.walls().minus(&walls_before).iter() {
+                pos.clear_wall(sq);
+            }
+        }
         let mut ok = before.is_none_or(|b| self.pseudo_royals_safe(pos, us, &b, m))
             && !self.royal_attacked(pos, us)
             && !(v.duple_check && self.duple_checked(pos, us));
