@@ -12,11 +12,21 @@ use crate::variant::WallingRule;
 /// promotion letter in UCI (`b7a8q,a8a1`), before it for XBoard (`b7a8,a8a1q`); a
 /// move that places no wall (wall-or-move) names a1 there, as Fairy-Stockfish does.
 pub fn move_to_string(pos: &Position, m: Move, numbering: RankNumbering) -> String {
-    let v = pos.variant();
-    if v.walling_rule == WallingRule::None {
+    if pos.variant().walling_rule == WallingRule::None {
         return plain_move_to_string(pos, m, numbering);
     }
-    let g = v.geometry;
+    wall_move_to_string(pos, m, numbering, numbering == RankNumbering::XBoard)
+}
+
+/// A move of a walling variant, the promotion suffix at the end (`suffix_last`) or
+/// before the wall leg.
+fn wall_move_to_string(
+    pos: &Position,
+    m: Move,
+    numbering: RankNumbering,
+    suffix_last: bool,
+) -> String {
+    let g = pos.variant().geometry;
     let plain_move = m.without_wall();
     let mut out = if m.kind() == MoveKind::Pass {
         // A wall placed instead of a move: the pass of the piece on that square.
@@ -26,9 +36,7 @@ pub fn move_to_string(pos: &Position, m: Move, numbering: RankNumbering) -> Stri
         plain_move_to_string(pos, plain_move, numbering)
     };
     let suffix = match m.kind() {
-        MoveKind::Promotion | MoveKind::PiecePromotion if numbering == RankNumbering::XBoard => {
-            out.pop()
-        }
+        MoveKind::Promotion | MoveKind::PiecePromotion if suffix_last => out.pop(),
         _ => None,
     };
     // The destination as written (a castling king's square may be written either way).
@@ -156,6 +164,10 @@ pub fn parse_move(
         let s = move_to_string(pos, m, numbering);
         let matches = s == base
             || (m.wall().is_none() && rules.walls_instead && s.split(',').next() == Some(base))
+            || (m.wall().is_some()
+                && matches!(m.kind(), MoveKind::Promotion | MoveKind::PiecePromotion)
+                && wall_move_to_string(pos, m, numbering, numbering != RankNumbering::XBoard)
+                    == base)
             || s.eq_ignore_ascii_case(base) && m.kind() == MoveKind::Promotion
             || (m.kind() == MoveKind::Castling && castling_alternative(pos, m, numbering) == base)
             || (m.kind() == MoveKind::Pass
