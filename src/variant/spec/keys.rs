@@ -195,7 +195,7 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("wallingRule", Own(read_walling_rule)),
     ("wallingRegionWhite", Region(|s, r| s.walling_region[0] = r)),
     ("wallingRegionBlack", Region(|s, r| s.walling_region[1] = r)),
-    ("wallingRegion", Region(|s, r| s.walling_region = [r.clone(), r])),
+    ("wallingRegion", Region(|s, r| s.walling_region = [r, r])),
     ("wallOrMove", Bool(|s, b| s.wall_or_move = b)),
     ("petrifyOnCaptureTypes", Pieces(|s, p| s.petrify_on_capture_types = p)),
     ("petrifyBlastPieces", Bool(|s, b| s.petrify_blast_pieces = b)),
