@@ -64,7 +64,7 @@ pub(super) fn collect_kinds(v: &Variant) -> Vec<Kind> {
     let mut on_start_board = vec![false; n];
     let mut in_start_hand = vec![false; n];
     if let Ok(setup) = fen::parse(v, &v.start_fen) {
-        for &(_, p, promoted) in &setup.board {
+        for &(_, p, promoted) in setup.board.iter().filter(|(_, p, _)| !p.is_wall()) {
             if promoted == 0 || promoted == PROMOTED_UNKNOWN {
                 on_start_board[p.kind() as usize] = true;
             } else {
