@@ -72,7 +72,7 @@ startFen = rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
 castling = false
 
 [unsupported:chess]
-wallingRule = duck
+wallingRule = sideways
 
 [big:chess]
 maxRank = 17
@@ -96,7 +96,7 @@ materialCounting = points
         "user.ini:13: [badbetza] customPiece1 = z:fmX: bad XBetza 'fmX' at position 3: unknown atom 'X'",
         "user.ini:16: [badfen] startFen = rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1: rank 7 has 7 files instead of 8",
         "user.ini:18: [orphan] parent = nosuchparent: no variant of that name is loaded (it is unknown or failed to load)",
-        "user.ini:22: [unsupported] wallingRule = duck: walling moves (a move and a wall square, as in duck chess) are not supported",
+        "user.ini:22: [unsupported] wallingRule = sideways: expected none, arrow, duck, edge, past or static",
         "user.ini:25: [big] maxRank = 17: the board has 1 to 16 ranks",
         "user.ini:28: [repeat] moveRepetitionIllegal = true: forbidding moving back and forth with one piece is not supported",
         "user.ini:31: [bughouse] twoBoards = true: two-board games are not supported: the pieces a player drops come from the partner's board, which a one-board engine does not have",

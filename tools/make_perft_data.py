@@ -9,7 +9,9 @@ Exact invocation (from the repository root; takes ~15-30 min on 2 cores):
 
 With `pyffish` in place of the binary the counts come from pyffish.legal_moves alone
 (about 1000 positions a second): depth 3, and depth 4 where pyffish counts it in under
-PYFFISH_SECONDS; random-positions.epd is left alone. Used for the variants added
+PYFFISH_SECONDS; random-positions.epd is left alone. PYFFISH_DEPTH=2 in the environment
+lowers that depth, for variants whose depth 3 pyffish cannot count in reasonable time (the
+walling games: duck, amazons, isolation, isolation7x7). Used for the variants added
 without a matching binary at hand.
 
 Needs only python3, pyffish (the rules oracle; data was made with 0.0.90) and a
@@ -68,7 +70,7 @@ DEPTH2_LIMIT = 20_000_000  # ... but depth 1-2 always if depth 2 <= this
 REF_LIMIT = 20_000_000     # reference positions: depths with count <= this
 RANDOM_LIMIT = 5_000_000   # random-positions.epd: depths 2-4 with count <= this
 MAX_DEPTH = 20
-PYFFISH_DEPTH = 3          # pyffish backend: always this depth ...
+PYFFISH_DEPTH = int(os.environ.get("PYFFISH_DEPTH", 3))  # pyffish backend: this depth ...
 PYFFISH_SECONDS = 10.0     # ... and one more where pyffish is expected to take less than this
 
 VARIANTS = """chess crazyhouse shogi minishogi xiangqi minixiangqi capablanca gothic janus grand

@@ -145,8 +145,22 @@ impl Ruleset {
                     (g.file(o) as i32 - g.file(sq) as i32).abs() <= 1
                         && (g.rank(o) as i32 - g.rank(sq) as i32).abs() <= 1
                 });
-            !immune && self.attacked_by(pos, sq, c.flip())
+            !immune && self.attacked_by_capturer(pos, sq, c.flip())
         })
+    }
+
+    /// [`attacked_by`](Self::attacked_by), leaving out attackers that could not
+    /// capture a pseudo-royal piece: those that petrify and are pseudo-royal
+    /// themselves (the capture would turn them into a wall).
+    fn attacked_by_capturer(&self, pos: &Position, target: Square, by: Color) -> bool {
+        let v = &self.variant;
+        let unable = v.petrify_on_capture_types & v.extinction_piece_types;
+        if unable == 0 {
+            return self.attacked_by(pos, target, by);
+        }
+        self.attackers_to(pos, target, by)
+            .iter()
+            .any(|a| unable & 1u64 << pos.piece_at(a).kind() == 0)
     }
 
     /// Is `target` attacked by a piece of colour `by` (captures that could take a royal
@@ -171,7 +185,7 @@ impl Ruleset {
     /// [`attacked_by`](Self::attacked_by): the pieces giving check, when it holds a
     /// royal piece.
     pub fn attackers_to(&self, pos: &Position, target: Square, by: Color) -> SquareSet {
-        let occupied = pos.occupied();
+        let occupied = pos.occupied() | pos.walls();
         let mut s = SquareSet::EMPTY;
         for p in self.tables.probes_of(by, target) {
             if let Some(sq) = self.probe_attacker(pos, p, by, &occupied) {

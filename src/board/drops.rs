@@ -114,7 +114,7 @@ impl Ruleset {
     pub(super) fn drops(&self, pos: &Position, us: Color, list: &mut MoveList) {
         let v = &self.variant;
         let ci = us as usize;
-        let occupied = pos.occupied();
+        let occupied = pos.occupied() | pos.walls();
         let enclosing = v.connect.enclosing_drop != Enclosing::None;
         for t in 0..v.num_types() as PieceType {
             if !self.can_drop(pos, us, t) {
@@ -156,7 +156,7 @@ impl Ruleset {
         list: &mut MoveList,
     ) {
         let v = &self.variant;
-        let empty = v.geometry.all().minus(&pos.occupied());
+        let empty = v.geometry.all().minus(&(pos.occupied() | pos.walls()));
         for sq in empty.iter() {
             if self.drop_allowed(pos, us, t, sq, false) {
                 list.push(Move::drop(t, sq));

@@ -15,6 +15,9 @@ impl Ruleset {
         for from in pos.pieces(us).iter() {
             self.piece_moves(pos, us, from, list, false);
         }
+        // Drops, castling and passes get their wall squares here, piece moves in
+        // `piece_moves`.
+        let start = list.len();
         if self.variant.piece_drops {
             self.drops(pos, us, list);
         }
@@ -31,6 +34,16 @@ impl Ruleset {
             && let Some(sq) = pos.royals(us).first().or_else(|| pos.pieces(us).first())
         {
             list.push(Move::pass(sq));
+        }
+        if self.walls_with_moves {
+            self.add_walls(pos, list, start);
+        } else if self.walls_instead
+            && let Some(sq) = pos.pieces(us).first()
+        {
+            // Placing a wall instead of moving: a pass with the wall square.
+            let start = list.len();
+            list.push(Move::pass(sq));
+            self.add_walls(pos, list, start);
         }
     }
 
@@ -70,6 +83,9 @@ impl Ruleset {
         }
         if (self.multi_leg_types | self.tables.overlapping[us as usize]) & 1u64 << kind != 0 {
             dedupe_from(list, start_len);
+        }
+        if self.walls_with_moves {
+            self.add_walls(pos, list, start_len);
         }
     }
 
@@ -117,7 +133,7 @@ impl Ruleset {
         if self.royal_types & 1u64 << kp.kind() != 0 && st.in_check {
             return;
         }
-        let occ = pos.occupied();
+        let occ = pos.occupied() | pos.walls();
         for rook in st.castling[us as usize].iter() {
             let rp = pos.piece_at(rook);
             if rp.is_none()
@@ -162,6 +178,9 @@ impl<'a> Visit<'a> for PieceMoves<'a> {
             return;
         }
         let p = self.pos.piece_at(to);
+        if p.is_wall() {
+            return;
+        }
         if p.color() != self.us {
             let royal = self.rules.royal_types & 1u64 << p.kind() != 0;
             if mode.contains(StepMode::CAPTURE) && !(mode.contains(StepMode::TAME) && royal) {
@@ -340,6 +359,9 @@ impl MultiLegWalk<'_, '_> {
                 n += 1;
                 cur = sq;
                 let p = self.occupant(sq);
+                if p.is_wall() {
+                    break;
+                }
                 let mode = leg.mode;
                 if n < min_len {
                     if p.is_some() {

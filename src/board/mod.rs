@@ -22,6 +22,7 @@ mod shuffle;
 mod sittuyin;
 mod tables;
 mod walk;
+mod walls;
 pub mod zobrist;
 
 pub use position::{PROMOTED_UNKNOWN, Position, StateInfo};

@@ -9,7 +9,7 @@ use super::Ruleset;
 use super::counting::{CountingMove, Material};
 use super::zobrist::KEYS;
 use crate::types::{Color, MAX_PIECE_TYPES, Move, MoveKind, Piece, PieceType, Square, SquareSet};
-use crate::variant::{CountingRule, Enclosing, Variant};
+use crate::variant::{CountingRule, Enclosing, Variant, WallingRule};
 use std::sync::Arc;
 
 /// State that make/unmake saves and restores wholesale.
@@ -43,6 +43,9 @@ pub struct StateInfo {
     /// the count.
     pub counting_limit: u32,
     pub counting_ply: u32,
+    /// Wall squares: holes of the board, arrows, the duck, petrified pieces. Their
+    /// squares hold [`Piece::WALL`].
+    pub walls: SquareSet,
     /// Index into the change log where that move's changes begin.
     change_start: u32,
 }
@@ -116,6 +119,7 @@ impl Position {
                     captured: Piece::NONE,
                     counting_limit: 0,
                     counting_ply: 0,
+                    walls: SquareSet::EMPTY,
                     change_start: 0,
                 },
                 history: Vec::with_capacity(256),
@@ -163,6 +167,11 @@ impl Position {
     #[inline]
     pub fn occupied(&self) -> SquareSet {
         self.board.by_color[0] | self.board.by_color[1]
+    }
+    /// The wall squares (not part of [`occupied`](Self::occupied)).
+    #[inline]
+    pub fn walls(&self) -> SquareSet {
+        self.board.st.walls
     }
     #[inline]
     pub fn pieces_of(&self, c: Color, t: PieceType) -> SquareSet {
@@ -230,8 +239,16 @@ impl Position {
         &mut self.board.st
     }
     pub(crate) fn put(&mut self, sq: Square, p: Piece, promoted: u8) {
-        self.board.set_square(sq, p, promoted);
+        if p.is_wall() {
+            self.board.set_wall(sq, true);
+        } else {
+            self.board.set_square(sq, p, promoted);
+        }
         self.board.changes.clear();
+    }
+    /// Take down the wall on `sq` (logged: the next unmake puts it back).
+    pub(crate) fn clear_wall(&mut self, sq: Square) {
+        self.board.set_wall(sq, false);
     }
     pub(crate) fn add_to_hand(&mut self, c: Color, t: PieceType, n: i32) {
         self.board.add_to_hand(c, t, n);
@@ -277,6 +294,9 @@ impl Position {
         }
         for sq in self.board.st.ep_squares.iter() {
             k ^= KEYS.en_passant[sq as usize];
+        }
+        for sq in self.board.st.walls.iter() {
+            k ^= KEYS.psq[Piece::WALL.index()][sq as usize];
         }
         if self.board.side == Color::Black {
             k ^= KEYS.side;
@@ -401,6 +421,21 @@ impl Board {
         self.promoted[i] = promoted;
     }
 
+    /// Put up (`on`) or take down a wall on `sq` (an empty square, when putting one
+    /// up), logged like a piece change; walls are in no side's sets.
+    pub(super) fn set_wall(&mut self, sq: Square, on: bool) {
+        let i = sq as usize;
+        self.changes.push(Change {
+            sq,
+            piece: self.squares[i],
+            promoted: self.promoted[i],
+        });
+        self.squares[i] = if on { Piece::WALL } else { Piece::NONE };
+        self.promoted[i] = 0;
+        self.st.walls.set(sq, on);
+        self.st.key ^= KEYS.psq[Piece::WALL.index()][i];
+    }
+
     /// Restore a square without touching the key (the key comes back with the state).
     #[inline]
     fn restore_square(&mut self, c: Change) {
@@ -410,7 +445,7 @@ impl Board {
             self.by_color[cur.color() as usize].remove(c.sq);
             self.by_type[cur.color() as usize][cur.kind() as usize].remove(c.sq);
         }
-        if c.piece.is_some() {
+        if c.piece.is_some() && !c.piece.is_wall() {
             self.by_color[c.piece.color() as usize].insert(c.sq);
             self.by_type[c.piece.color() as usize][c.piece.kind() as usize].insert(c.sq);
         }
@@ -624,6 +659,11 @@ impl Board {
         }
         if let Some(center) = blast_center.filter(|_| v.blast_on_capture) {
             self.blast(v, center, us);
+        } else if let Some(to) = blast_center.filter(|_| v.petrify_on_capture_types != 0) {
+            self.petrify_capturer(v, to, us);
+        }
+        if v.walling_rule != WallingRule::None {
+            self.place_wall(v, m);
         }
         self.side = them;
         self.game_ply += 1;
@@ -663,6 +703,35 @@ impl Board {
         }
     }
 
+    /// Petrification without a blast: the capturing piece on `to` turns into a wall
+    /// when its type petrifies.
+    fn petrify_capturer(&mut self, v: &Variant, to: Square, us: Color) {
+        let mover = self.squares[to as usize];
+        if mover.is_some() && v.petrify_on_capture_types & 1u64 << mover.kind() != 0 {
+            self.capture_at(v, to, us);
+            self.set_wall(to, true);
+        }
+    }
+
+    /// The move's wall square goes up (in wall-or-move variants only when the move
+    /// is the pass that stands for placing one); a duck is taken down from where it
+    /// stood first.
+    fn place_wall(&mut self, v: &Variant, m: Move) {
+        let Some(sq) = m.wall() else {
+            return;
+        };
+        if v.wall_or_move && m.kind() != MoveKind::Pass {
+            return;
+        }
+        if v.walling_rule == WallingRule::Duck {
+            let before = self.history.last().map_or(SquareSet::EMPTY, |s| s.walls);
+            for old in before.iter() {
+                self.set_wall(old, false);
+            }
+        }
+        self.set_wall(sq, true);
+    }
+
     /// An atomic capture: the pieces around `center` (pawns other than the capturer
     /// and victim excepted) go too.
     fn blast(&mut self, v: &Variant, center: Square, us: Color) {
@@ -674,7 +743,7 @@ impl Board {
             for dx in -1..=1 {
                 if let Some(sq) = g.offset(center, dx, dy) {
                     let p = self.squares[sq as usize];
-                    if p.is_none() || v.blast_immune_types & 1 << p.kind() != 0 {
+                    if p.is_none() || p.is_wall() || v.blast_immune_types & 1 << p.kind() != 0 {
                         continue;
                     }
                     if sq != center && Some(p.kind()) == pawn {
@@ -686,7 +755,16 @@ impl Board {
             }
         }
         for &sq in &victims[..n] {
+            let kind = self.squares[sq as usize].kind();
             self.capture_at(v, sq, us);
+            let petrify = if sq == center {
+                v.petrify_on_capture_types & 1u64 << kind != 0
+            } else {
+                v.petrify_blast_pieces
+            };
+            if petrify {
+                self.set_wall(sq, true);
+            }
         }
     }
 

@@ -11,7 +11,7 @@ use super::position::Board;
 use super::tables::{self, Tables};
 use super::walk::StepMode;
 use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
-use crate::variant::Variant;
+use crate::variant::{Variant, WallingRule};
 use crate::xbetza::{AtomShape, Range};
 use std::sync::Arc;
 
@@ -43,6 +43,10 @@ pub struct Ruleset {
     pub(super) counting: CountingTypes,
     /// Janggi: the cannons and the moves along the marked diagonals.
     pub palace: Palace,
+    /// Every move places a wall (walling variants other than wall-or-move).
+    pub walls_with_moves: bool,
+    /// A side may place a wall instead of moving (wall-or-move variants).
+    pub walls_instead: bool,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -74,7 +78,10 @@ impl Ruleset {
                     _ => None,
                 })
         });
+        let walls_with_moves = variant.walling_rule != WallingRule::None && !variant.wall_or_move;
+        let walls_instead = variant.walling_rule != WallingRule::None && variant.wall_or_move;
         let simple_legality = !pseudo_royal
+            && variant.walling_rule == WallingRule::None
             && !variant.duple_check
             && !variant.blast_on_capture
             && variant.checking
@@ -115,6 +122,8 @@ impl Ruleset {
             cambodian,
             counting,
             palace,
+            walls_with_moves,
+            walls_instead,
         })
     }
 

@@ -81,7 +81,7 @@ impl Ruleset {
         if swap <= 0 {
             return true;
         }
-        let mut occ = pos.occupied();
+        let mut occ = pos.occupied() | pos.walls();
         if !m.is_drop() {
             occ.remove(m.from());
         }

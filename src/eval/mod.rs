@@ -560,7 +560,8 @@ impl Evaluator {
             pos.royals(Color::White).first(),
             pos.royals(Color::Black).first(),
         ];
-        let occ = pos.occupied();
+        // Walls block like pieces (and are never targets: they are in no side's set).
+        let occ = pos.occupied() | pos.walls();
         if self.checks {
             for c in Color::BOTH {
                 if let Some(k) = royal_sq[c.flip() as usize] {

@@ -178,6 +178,11 @@ impl Ruleset {
             let plain = Move(m.0 & !(0x7f << 25));
             return self.is_legal(pos, plain);
         }
+        // Likewise a move's new wall square does not block a check on a royal piece
+        // (pseudo-royal pieces see it, and the duck gone from its old square).
+        if m.wall().is_some() && !self.pseudo_royal {
+            return self.is_legal(pos, m.without_wall());
+        }
         let v = &self.variant;
         let us = pos.side_to_move();
         let them = us.flip();
@@ -280,6 +285,14 @@ impl Ruleset {
             None
         };
         pos.make(m);
+        if before.is_some() && v.blast_on_capture && v.petrify_on_capture_types != 0 {
+            // Fairy-Stockfish tests pseudo-royal safety after a blast with the blast's
+            // squares empty, petrified or not: so do we (unmake restores the walls).
+            let walls_before = pos.history().last().map_or(SquareSet::EMPTY, |s| s.walls);
+            for sq in pos.walls().minus(&walls_before).iter() {
+                pos.clear_wall(sq);
+            }
+        }
         let mut ok = before.is_none_or(|b| self.pseudo_royals_safe(pos, us, &b, m))
             && !self.royal_attacked(pos, us)
             && !(v.duple_check && self.duple_checked(pos, us));

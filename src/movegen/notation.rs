@@ -6,9 +6,63 @@
 
 use crate::board::Position;
 use crate::types::{Move, MoveKind, MoveList, RankNumbering};
+use crate::variant::WallingRule;
 
-/// Write a legal move of `pos`.
+/// Write a legal move of `pos`. In walling variants the wall square follows as a
+/// second leg from the destination, as Fairy-Stockfish writes it: after the
+/// promotion letter in UCI (`b7a8q,a8a1`), before it for XBoard (`b7a8,a8a1q`); a
+/// move that places no wall (wall-or-move) names a1 there, as Fairy-Stockfish does.
 pub fn move_to_string(pos: &Position, m: Move, numbering: RankNumbering) -> String {
+    if pos.variant().walling_rule == WallingRule::None {
+        return plain_move_to_string(pos, m, numbering);
+    }
+    wall_move_to_string(pos, m, numbering, numbering == RankNumbering::XBoard)
+}
+
+/// A move of a walling variant, the promotion suffix at the end (`suffix_last`) or
+/// before the wall leg.
+fn wall_move_to_string(
+    pos: &Position,
+    m: Move,
+    numbering: RankNumbering,
+    suffix_last: bool,
+) -> String {
+    let g = pos.variant().geometry;
+    let plain_move = m.without_wall();
+    let mut out = if m.kind() == MoveKind::Pass {
+        // A wall placed instead of a move: the pass of the piece on that square.
+        let s = g.name(m.from(), numbering);
+        format!("{s}{s}")
+    } else {
+        plain_move_to_string(pos, plain_move, numbering)
+    };
+    let suffix = match m.kind() {
+        MoveKind::Promotion | MoveKind::PiecePromotion if suffix_last => out.pop(),
+        _ => None,
+    };
+    // The destination as written (a castling king's square may be written either way).
+    let to = match m.kind() {
+        MoveKind::Castling => {
+            let (kto, _) = pos
+                .rules()
+                .castling_destinations(pos.side_to_move(), m.from(), m.to());
+            if out.ends_with(&g.name(kto, numbering)) {
+                kto
+            } else {
+                m.to()
+            }
+        }
+        _ => m.to(),
+    };
+    out.push(',');
+    out.push_str(&g.name(to, numbering));
+    out.push_str(&g.name(m.wall().unwrap_or(0), numbering));
+    out.extend(suffix);
+    out
+}
+
+/// A move as written without its wall square.
+fn plain_move_to_string(pos: &Position, m: Move, numbering: RankNumbering) -> String {
     let v = pos.variant();
     let g = v.geometry;
     let sq = |s| g.name(s, numbering);
@@ -112,10 +166,16 @@ pub fn parse_move(
     for &m in legal.iter() {
         let s = move_to_string(pos, m, numbering);
         let matches = s == base
+            || (m.wall().is_none() && rules.walls_instead && s.split(',').next() == Some(base))
+            || (m.wall().is_some()
+                && matches!(m.kind(), MoveKind::Promotion | MoveKind::PiecePromotion)
+                && wall_move_to_string(pos, m, numbering, numbering != RankNumbering::XBoard)
+                    == base)
             || s.eq_ignore_ascii_case(base) && m.kind() == MoveKind::Promotion
             || (m.kind() == MoveKind::PieceDemotion
                 && demotion_alternative(pos, m, numbering) == base)
             || (m.kind() == MoveKind::Pass
+                && m.wall().is_none()
                 && (base == "@@@@" || base == "0000" || {
                     // The passing piece's square twice, in either protocol.
                     let g = pos.variant().geometry;

@@ -178,7 +178,7 @@ pub fn is_pseudo_legal(rules: &Ruleset, pos: &Position, m: Move, scratch: &mut M
         MoveKind::Castling | MoveKind::Pass => false,
         _ => {
             let p = pos.piece_at(m.from());
-            if p.is_none() || p.color() != us {
+            if p.is_none() || p.is_wall() || p.color() != us {
                 return false;
             }
             scratch.clear();

@@ -41,7 +41,7 @@ impl MoveKind {
 /// Bit layout: from 0-7, to 8-15, kind 16-18, piece 19-24 (promotion / drop type),
 /// gate 25-30 (type + 1, 0 = none), gate on rook square 31, first extra square
 /// 32-39 (+ present 40, captured 41), second extra square 42-49 (+ 50, 51),
-/// promoted drop 52.
+/// promoted drop 52, wall square 53-60 (+ present 61).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Move(pub u64);
 
@@ -49,13 +49,14 @@ impl std::fmt::Debug for Move {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Move({:?} {}->{} piece={} gate={:?} mids={:?})",
+            "Move({:?} {}->{} piece={} gate={:?} mids={:?} wall={:?})",
             self.kind(),
             self.from(),
             self.to(),
             self.piece(),
             self.gate(),
-            self.extra_squares().collect::<Vec<_>>()
+            self.extra_squares().collect::<Vec<_>>(),
+            self.wall()
         )
     }
 }
@@ -110,6 +111,21 @@ impl Move {
     pub fn with_extra(self, sq: Square, captured: bool) -> Move {
         let slot = if self.0 & 1 << 40 == 0 { 32 } else { 42 };
         Move(self.0 | (sq as u64) << slot | 1 << (slot + 8) | (captured as u64) << (slot + 9))
+    }
+    /// Adds the wall square the move places (walling variants: arrow, duck, ...).
+    #[inline]
+    pub fn with_wall(self, sq: Square) -> Move {
+        Move(self.0 & !(0x1ff << 53) | (sq as u64) << 53 | 1 << 61)
+    }
+    /// The wall square the move places, if any.
+    #[inline]
+    pub fn wall(self) -> Option<Square> {
+        (self.0 & 1 << 61 != 0).then_some((self.0 >> 53) as u8)
+    }
+    /// The move without its wall square.
+    #[inline]
+    pub fn without_wall(self) -> Move {
+        Move(self.0 & !(0x1ff << 53))
     }
     /// Adds seirawan-style gating of `piece` (on the from square, or on the rook
     /// square of a castling move when `on_rook`).

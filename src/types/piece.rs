@@ -16,6 +16,14 @@ pub struct Piece(pub u8);
 
 impl Piece {
     pub const NONE: Piece = Piece(0);
+    /// A wall square (a hole in the board, an arrow, the duck): occupied, of no
+    /// side, never in a side's sets. Its type is the last slot, which a variant with
+    /// walls leaves free, so that tables indexed by a piece stay in range.
+    pub const WALL: Piece = Piece(1 + (MAX_PIECE_TYPES as u8 - 1) + 64);
+    #[inline]
+    pub fn is_wall(self) -> bool {
+        self.0 == Piece::WALL.0
+    }
     #[inline]
     pub fn new(color: Color, kind: PieceType) -> Piece {
         Piece(1 + kind + 64 * color as u8)

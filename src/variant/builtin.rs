@@ -38,6 +38,7 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("janggi.ini", include_str!("../../variants/janggi.ini")),
     ("games.ini", include_str!("../../variants/games.ini")),
     ("reversi.ini", include_str!("../../variants/reversi.ini")),
+    ("walls.ini", include_str!("../../variants/walls.ini")),
     (
         "menagerie.ini",
         include_str!("../../variants/menagerie.ini"),

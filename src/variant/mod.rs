@@ -72,6 +72,23 @@ pub enum CountingRule {
     Asean,
 }
 
+/// Where a move's wall square may go (Fairy-Stockfish's `wallingRule`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WallingRule {
+    /// No walls are placed.
+    None,
+    /// Where the moved piece could move next from its destination (amazons).
+    Arrow,
+    /// Any empty square; the wall (the duck) moves: the old one goes.
+    Duck,
+    /// A square on the board's edge or next to a wall (atlantis).
+    Edge,
+    /// The square the piece left (snailtrail, joust).
+    Past,
+    /// Any empty square of the walling region (isolation).
+    Static,
+}
+
 /// One piece type of a variant.
 #[derive(Clone, Debug)]
 pub struct PieceDef {
@@ -256,6 +273,16 @@ pub struct Variant {
     pub sittuyin_promotion: bool,
     /// Sittuyin set-up: rooks are dropped on the first rank only.
     pub sittuyin_rook_drop: bool,
+    // Walls and petrification (walls.rs in board/).
+    pub walling_rule: WallingRule,
+    /// Per side, where its wall squares may go.
+    pub walling_region: [SquareSet; 2],
+    /// A side either moves or places a wall (with a pass), not both.
+    pub wall_or_move: bool,
+    /// A capturing piece of these types turns into a wall square.
+    pub petrify_on_capture_types: TypeSet,
+    /// The pieces a blast destroys turn into wall squares too.
+    pub petrify_blast_pieces: bool,
 
     /// Evaluation weights from the variant's weights file (or its parent's, when
     /// the child plays with the same pieces); `None`: derived from the pieces.

@@ -14,7 +14,7 @@ mod keys;
 
 pub(super) use keys::Applier;
 
-use super::{CountingRule, Enclosing, GameValue, MaterialCounting};
+use super::{CountingRule, Enclosing, GameValue, MaterialCounting, WallingRule};
 use crate::types::SquareSet;
 use crate::xbetza::Dialect;
 use std::collections::BTreeMap;
@@ -195,6 +195,12 @@ pub(super) struct Spec {
     bikjang_rule: bool,
     sittuyin_promotion: bool,
     sittuyin_rook_drop: bool,
+    // Walls and petrification.
+    walling_rule: WallingRule,
+    walling_region: [Region; 2],
+    wall_or_move: bool,
+    petrify_on_capture_types: SlotSet,
+    petrify_blast_pieces: bool,
 }
 
 impl Spec {
@@ -317,6 +323,11 @@ impl Spec {
             bikjang_rule: false,
             sittuyin_promotion: false,
             sittuyin_rook_drop: false,
+            walling_rule: WallingRule::None,
+            walling_region: [region_all(), region_all()],
+            wall_or_move: false,
+            petrify_on_capture_types: SlotSet::default(),
+            petrify_blast_pieces: false,
         }
     }
 

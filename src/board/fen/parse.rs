@@ -25,8 +25,8 @@ pub enum SyntaxError {
     EmptyCountZero,
     #[error("'+' at the end of a rank")]
     PlusAtEndOfRank,
-    #[error("holes in the board ('*') are not supported")]
-    Holes,
+    #[error("holes in the board ('*') need a free piece slot: {0} has {max} piece types", max = crate::types::MAX_PIECE_TYPES)]
+    Holes(String),
     #[error("'{letter}' is not a piece of {variant}")]
     UnknownPiece { letter: char, variant: String },
     #[error("'{0}' has no promoted form")]
@@ -258,7 +258,19 @@ fn parse_rank(
         let letter = b[k] as char;
         k += 1;
         if letter == '*' {
-            return Err(SyntaxError::Holes);
+            // A wall square (a hole); its piece value takes the last type slot.
+            if variant.num_types() >= MAX_PIECE_TYPES || promoted_prefix {
+                return Err(SyntaxError::Holes(variant.name.clone()));
+            }
+            if file >= g.files as u32 {
+                return Err(SyntaxError::RankTooLong {
+                    rank: rank_number,
+                    files: g.files,
+                });
+            }
+            board.push((g.square(file as u8, rank), Piece::WALL, 0));
+            file += 1;
+            continue;
         }
         let (color, t) =
             piece_of_letter(variant, letter).ok_or_else(|| SyntaxError::UnknownPiece {

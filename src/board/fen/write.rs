@@ -14,6 +14,9 @@ impl Position {
             if p.is_none() {
                 return None;
             }
+            if p.is_wall() {
+                return Some("*".to_string());
+            }
             let raw = self.raw_promoted(sq);
             let mut text = String::new();
             if raw != 0 && raw != PROMOTED_UNKNOWN {

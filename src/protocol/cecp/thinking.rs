@@ -246,7 +246,13 @@ impl Session {
         }
         let pos = self.ctl.position().clone();
         let text = wire::cecp_text(&pos, m, &self.xb);
-        let legs: Vec<&str> = text.split(',').collect();
+        // A wall square is written as a second leg; such a move goes on one line, as
+        // Fairy-Stockfish sends it.
+        let legs: Vec<&str> = if m.wall().is_some() || pos.rules().walls_instead {
+            vec![&text]
+        } else {
+            text.split(',').collect()
+        };
         for (i, leg) in legs.iter().enumerate() {
             let comma = if i + 1 < legs.len() { "," } else { "" };
             self.out.line(&format!("move {leg}{comma}"));

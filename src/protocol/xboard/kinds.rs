@@ -65,7 +65,7 @@ pub(super) fn collect_kinds(v: &Variant) -> Vec<Kind> {
     let mut in_start_hand = vec![false; n];
     let mut start_count = vec![[0u32; 2]; n];
     if let Ok(setup) = fen::parse(v, &v.start_fen) {
-        for &(_, p, promoted) in &setup.board {
+        for &(_, p, promoted) in setup.board.iter().filter(|(_, p, _)| !p.is_wall()) {
             start_count[p.kind() as usize][p.color() as usize] += 1;
             if promoted == 0 || promoted == PROMOTED_UNKNOWN {
                 on_start_board[p.kind() as usize] = true;

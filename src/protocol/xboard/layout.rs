@@ -325,6 +325,11 @@ fn start_board(v: &Variant, letters: &[Option<char>]) -> Option<String> {
     let g = v.geometry;
     let mut grid: Vec<Option<String>> = vec![None; g.num_squares()];
     for &(sq, p, promoted) in &setup.board {
+        if p.is_wall() {
+            // A hole: XBoard's FEN reads `*` as an off-board square.
+            grid[sq as usize] = Some("*".to_string());
+            continue;
+        }
         let case = |c: char| {
             if p.color() == Color::White {
                 c

@@ -148,6 +148,11 @@ impl Spec {
             bikjang_rule: self.bikjang_rule,
             sittuyin_promotion: self.sittuyin_promotion,
             sittuyin_rook_drop: self.sittuyin_rook_drop,
+            walling_rule: self.walling_rule,
+            walling_region: types.squares_each(&self.walling_region),
+            wall_or_move: self.wall_or_move,
+            petrify_on_capture_types: types.set(&self.petrify_on_capture_types),
+            petrify_blast_pieces: self.petrify_blast_pieces,
             // Set by the variant set, which knows where the weights files are.
             weights: None,
         })

@@ -15,7 +15,7 @@ use crate::variant::pieces::{
 };
 use crate::variant::{
     CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, CountingRule, Enclosing, GameValue, LoadError,
-    MaterialCounting,
+    MaterialCounting, WallingRule,
 };
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
@@ -64,8 +64,6 @@ const BOARD_KEYS: &[(&str, Read)] = &[
 ];
 
 /// Why the unsupported keys that belong to one rule are refused (one text per rule).
-const PETRIFY: &str = "petrification (capturing pieces turn into wall squares) is not supported";
-const WALLS: &str = "walling moves (a move and a wall square, as in duck chess) are not supported";
 
 /// Keys read after the pieces (the piece keys and `mobilityRegion...` are a family
 /// of names, read by [`Applier::read_pieces`]).
@@ -202,22 +200,19 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("pieceDemotion", Bool(|s, b| s.piece_demotion = b)),
     ("cambodianMoves", Bool(|s, b| s.cambodian_moves = b)),
     ("countingRule", Own(read_counting_rule)),
-    // Keys of Fairy-Stockfish's dialect that Menagerie does not implement.
-    ("twoBoards", Unsupported("false", TWO_BOARDS)),
-    ("petrifyOnCaptureTypes", Unsupported("-", PETRIFY)),
-    ("petrifyBlastPieces", Unsupported("false", PETRIFY)),
     // dropOnTop = true is an old spelling of enclosingDrop = top (read first).
     ("dropOnTop", Bool(|s, b| if b { s.enclosing_drop = Enclosing::Top })),
     ("enclosingDrop", Own(|a, s, e| a.store(e, parse_enclosing(&e.value), s, |s, r| s.enclosing_drop = r))),
     ("enclosingDropStart", Region(|s, r| s.enclosing_drop_start = r)),
-    ("wallingRule", Unsupported("none", WALLS)),
-    ("wallingRegionWhite", Unsupported("*", WALLS)),
-    ("wallingRegionBlack", Unsupported("*", WALLS)),
-    ("wallingRegion", Unsupported("*", WALLS)),
-    ("wallOrMove", Unsupported("false", WALLS)),
     ("flipEnclosedPieces", Own(|a, s, e| a.store(e, parse_enclosing(&e.value), s, |s, r| s.flip_enclosed_pieces = r))),
-    ("moveRepetitionIllegal", Unsupported("false", "forbidding moving back and forth with one piece is not supported")),
-    ("chasingRule", Unsupported("none", "the chasing rules are not supported")),
+    // Walls and petrification.
+    ("wallingRule", Own(read_walling_rule)),
+    ("wallingRegionWhite", Region(|s, r| s.walling_region[0] = r)),
+    ("wallingRegionBlack", Region(|s, r| s.walling_region[1] = r)),
+    ("wallingRegion", Region(|s, r| s.walling_region = [r, r])),
+    ("wallOrMove", Bool(|s, b| s.wall_or_move = b)),
+    ("petrifyOnCaptureTypes", Pieces(|s, p| s.petrify_on_capture_types = p)),
+    ("petrifyBlastPieces", Bool(|s, b| s.petrify_blast_pieces = b)),
     ("connectN", Count(|s, n| s.connect_n = n)),
     ("connectPieceTypes", Pieces(|s, p| s.connect_piece_types = p)),
     ("connectHorizontal", Bool(|s, b| s.connect_horizontal = b)),
@@ -232,6 +227,10 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("connectValue", Value(|s, v| s.connect_value = v)),
     ("adjudicateFullBoard", Bool(|s, b| s.adjudicate_full_board = b)),
     ("freeDrops", Bool(|s, b| s.free_drops = b)),
+    // Keys of Fairy-Stockfish's dialect that Menagerie does not implement.
+    ("twoBoards", Unsupported("false", TWO_BOARDS)),
+    ("moveRepetitionIllegal", Unsupported("false", "forbidding moving back and forth with one piece is not supported")),
+    ("chasingRule", Unsupported("none", "the chasing rules are not supported")),
 ];
 
 /// Applies one section's entries to a spec, collecting every error.
@@ -539,6 +538,19 @@ fn parse_enclosing(value: &str) -> Result<Enclosing, String> {
     Enclosing::parse(value.trim()).ok_or_else(|| {
         "expected reversi, ataxx, quadwrangle, snort, anyside, top or none".to_string()
     })
+}
+
+/// A `WallingRule` value.
+fn read_walling_rule(a: &mut Applier, spec: &mut Spec, e: &Entry) {
+    spec.walling_rule = match e.value.trim() {
+        "none" => WallingRule::None,
+        "arrow" => WallingRule::Arrow,
+        "duck" => WallingRule::Duck,
+        "edge" => WallingRule::Edge,
+        "past" => WallingRule::Past,
+        "static" => WallingRule::Static,
+        _ => return a.error(e, "expected none, arrow, duck, edge, past or static"),
+    };
 }
 
 fn read_material_counting(a: &mut Applier, spec: &mut Spec, e: &Entry) {
