@@ -63,8 +63,6 @@ const BOARD_KEYS: &[(&str, Read)] = &[
     ("betzaDialect", Own(read_betza_dialect)),
 ];
 
-/// Why the unsupported keys that belong to one rule are refused (one text per rule).
-
 /// Keys read after the pieces (the piece keys and `mobilityRegion...` are a family
 /// of names, read by [`Applier::read_pieces`]).
 #[rustfmt::skip]
