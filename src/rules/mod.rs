@@ -1,5 +1,6 @@
 //! Game end by the variant's rules: results a player may claim or that apply
-//! automatically (n-move rule, n-fold repetition with perpetual-check illegality),
+//! automatically (n-move rule, n-fold repetition with perpetual-check illegality,
+//! moving one piece back and forth),
 //! and the value of having no legal move (checkmate, stalemate). Results decided
 //! before any move (extinction, flag, check counting) are
 //! [`movegen::immediate_result`](crate::movegen::immediate_result): there are no legal
