@@ -77,8 +77,8 @@ wallingRule = sideways
 [big:chess]
 maxRank = 17
 
-[repeat:chess]
-moveRepetitionIllegal = true
+[chasing:chess]
+chasingRule = axf
 
 [bughouse:crazyhouse]
 twoBoards = true
@@ -98,7 +98,7 @@ materialCounting = points
         "user.ini:18: [orphan] parent = nosuchparent: no variant of that name is loaded (it is unknown or failed to load)",
         "user.ini:22: [unsupported] wallingRule = sideways: expected none, arrow, duck, edge, past or static",
         "user.ini:25: [big] maxRank = 17: the board has 1 to 16 ranks",
-        "user.ini:28: [repeat] moveRepetitionIllegal = true: forbidding moving back and forth with one piece is not supported",
+        "user.ini:28: [chasing] chasingRule = axf: the chasing rules are not supported",
         "user.ini:31: [bughouse] twoBoards = true: two-board games are not supported: the pieces a player drops come from the partner's board, which a one-board engine does not have",
         "user.ini:34: [counting] materialCounting = points: expected janggi, none, unweighted, whitedrawodds or blackdrawodds",
     ];

@@ -377,6 +377,42 @@ fn janggi_passes_and_bikjang_end_the_game_by_counting() {
 }
 
 #[test]
+fn moving_back_and_forth_loses_in_modern_janggi() {
+    // Results checked against pyffish 0.0.90 (is_optional_game_end, janggimodern).
+    let start = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+    let shuttle = "b1c3 b10c8 c3b1 h10g8 b1c3 a10a9 c3b1 i10i9";
+    // White's horse arrives on c3 and goes back and forth four times: White, who
+    // just moved, loses; one move fewer decides nothing.
+    let mut p = pos("janggimodern", start);
+    play(&mut p, shuttle);
+    assert_eq!(optional_result(&p, || true), None);
+    play(&mut p, "b1c3");
+    assert_eq!(optional_result(&p, || true), Some(GameValue::Win));
+    // A pass may stand in for the second-to-last move.
+    let mut p = pos("janggimodern", start);
+    play(&mut p, shuttle);
+    play(&mut p, "e2e2 g7g6 b1c3");
+    assert_eq!(optional_result(&p, || true), Some(GameValue::Win));
+    // Both horses shuttling: the repetition needs four occurrences, so the rule
+    // decides first.
+    let mut p = pos("janggimodern", start);
+    play(&mut p, "b1c3 b10c8 c3b1 c8b10 b1c3 b10c8 c3b1 c8b10 b1c3");
+    assert_eq!(optional_result(&p, || true), Some(GameValue::Win));
+    // An advisor cannot leave its palace for the other one: no loss.
+    let mut p = pos("janggimodern", start);
+    play(
+        &mut p,
+        "d1d2 b10c8 d2d1 h10g8 d1d2 a10a9 d2d1 i10i9 d1d2 g7g6 d2d1",
+    );
+    assert_eq!(optional_result(&p, || true), None);
+    // Janggi without the rule: the same horse moves decide nothing.
+    let mut p = pos("janggi", start);
+    play(&mut p, shuttle);
+    play(&mut p, "b1c3");
+    assert_eq!(optional_result(&p, || true), None);
+}
+
+#[test]
 fn sittuyin_promotes_in_place_or_diagonally_without_attacking() {
     // White's pawns on d5 and f6 (zone squares) may become the met (White has
     // none) in place or one step diagonally, except where the met would attack a

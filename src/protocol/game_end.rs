@@ -95,6 +95,9 @@ pub fn judge(pos: &mut Position) -> Option<GameEnd> {
                 v.n_move_rule,
                 counting_words(&v)
             ),
+            _ if v.move_repetition_illegal && rules::lost_by_move_repetition(pos) => {
+                format!("{winner} wins: moving back and forth is forbidden")
+            }
             _ if v.n_fold_value == GameValue::Draw && !v.perpetual_check_illegal => {
                 format!("{winner} wins: repetition, {}", counting_words(&v))
             }

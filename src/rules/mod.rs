@@ -1,5 +1,6 @@
 //! Game end by the variant's rules: results a player may claim or that apply
-//! automatically (n-move rule, n-fold repetition with perpetual-check illegality),
+//! automatically (n-move rule, n-fold repetition with perpetual-check illegality,
+//! moving one piece back and forth),
 //! and the value of having no legal move (checkmate, stalemate). Results decided
 //! before any move (extinction, flag, check counting) are
 //! [`movegen::immediate_result`](crate::movegen::immediate_result): there are no legal
@@ -9,7 +10,7 @@
 //! repetition goes through the variant's material counting ([`counted`]).
 
 use crate::board::Position;
-use crate::types::Color;
+use crate::types::{Color, Move, MoveKind, PieceType};
 use crate::variant::{CountingRule, GameValue};
 
 pub use crate::movegen::counted;
@@ -110,7 +111,21 @@ pub fn counting_over(pos: &Position) -> bool {
 }
 
 /// n-fold repetition: the value if the current position occurred `n-1` times before.
+/// Where moving back and forth is illegal, the side that just completed such a run
+/// loses ([`Shuttle`]); while a run is going on a repetition needs the full
+/// `nFoldRule` count.
 pub fn repetition_result(pos: &Position, n: u32) -> Option<GameValue> {
+    repetition_scan(pos, n).map(|(value, _)| value)
+}
+
+/// Did the side that just moved lose by moving one piece back and forth?
+pub fn lost_by_move_repetition(pos: &Position) -> bool {
+    let n = pos.variant().n_fold_rule.max(2);
+    matches!(repetition_scan(pos, n), Some((_, true)))
+}
+
+/// The repetition result, and whether the move-repetition rule decided it.
+fn repetition_scan(pos: &Position, n: u32) -> Option<(GameValue, bool)> {
     let v = pos.variant();
     if v.n_fold_rule == 0 {
         return None;
@@ -131,15 +146,28 @@ pub fn repetition_result(pos: &Position, n: u32) -> Option<GameValue> {
     // Perpetual check: every position of the cycle with the same side in check.
     let mut them_all_check = st.in_check;
     let mut us_all_check = hist.last().is_some_and(|s| s.in_check);
+    let mut shuttle = if v.move_repetition_illegal {
+        Shuttle::start(pos)
+    } else {
+        Shuttle::NONE
+    };
     let len = hist.len();
     let mut i = 2;
     while i <= end {
         let s = &hist[len - i];
         // Positions at even distance: same side to move (that side was checked there).
         them_all_check &= s.in_check;
+        if i >= 4 && shuttle.is_on() && shuttle.step(pos, i, end) {
+            return Some((GameValue::Win, true));
+        }
+        let need = if shuttle.is_on() {
+            n.max(v.n_fold_rule)
+        } else {
+            n
+        };
         if i >= 4 && s.key == key {
             count += 1;
-            if count >= n {
+            if count >= need {
                 let value = if v.perpetual_check_illegal && (them_all_check || us_all_check) {
                     match (them_all_check, us_all_check) {
                         (true, true) => GameValue::Draw,
@@ -151,7 +179,7 @@ pub fn repetition_result(pos: &Position, n: u32) -> Option<GameValue> {
                 } else {
                     v.n_fold_value
                 };
-                return Some(counted(pos, value));
+                return Some((counted(pos, value), false));
             }
         }
         if i < end {
@@ -160,4 +188,118 @@ pub fn repetition_result(pos: &Position, n: u32) -> Option<GameValue> {
         i += 2;
     }
     None
+}
+
+/// moveRepetitionIllegal (Fairy-Stockfish's janggi repetition rule), read backwards
+/// from the current position: the side that just moved (the mover) lost if its last
+/// moves took one piece onto a square without capturing, then back and forth four
+/// times (a pass of its own may stand in for its second-to-last move), the mover
+/// never being in check before those moves, and the piece one that may stand in the
+/// region of the other side's royal piece. `stage` counts the mover's moves that
+/// fit so far (0: none, or the run is broken).
+#[derive(Clone, Copy)]
+struct Shuttle {
+    stage: u8,
+}
+
+impl Shuttle {
+    const NONE: Shuttle = Shuttle { stage: 0 };
+    /// The run is complete: the next move back must be the piece's arrival.
+    const FULL: u8 = 4;
+
+    fn is_on(self) -> bool {
+        self.stage > 0
+    }
+
+    /// The stage after the mover's last two moves (the caller knows that at least
+    /// four plies can be read back).
+    fn start(pos: &Position) -> Shuttle {
+        let hist = pos.history();
+        let len = hist.len();
+        let last = pos.state().last_move;
+        if last.kind() != MoveKind::Normal || hist[len - 1].in_check || hist[len - 3].in_check {
+            return Shuttle::NONE;
+        }
+        let moved = pos.piece_at(last.to());
+        if moved.is_none() || !can_reach_royal_region(pos, moved.color(), moved.kind()) {
+            return Shuttle::NONE;
+        }
+        let before = hist[len - 2].last_move;
+        let stage = if before == reversed(last) {
+            2
+        } else if before.kind() == MoveKind::Pass {
+            1
+        } else {
+            0
+        };
+        Shuttle { stage }
+    }
+
+    /// Reads the mover's move `back` plies ago (even, at least 4; `end` plies can be
+    /// read back). True if that move completes the run: the mover has lost.
+    fn step(&mut self, pos: &Position, back: usize, end: usize) -> bool {
+        let hist = pos.history();
+        let len = hist.len();
+        let move_at = |k: usize| {
+            if k == 0 {
+                pos.state().last_move
+            } else {
+                hist[len - k].last_move
+            }
+        };
+        if back < end && hist[len - back - 1].in_check {
+            self.stage = 0;
+            return false;
+        }
+        let m = move_at(back);
+        if self.stage < Self::FULL {
+            // After a pass, the move before it must undo the last move.
+            let undone = move_at(if self.stage == 1 { 0 } else { back - 2 });
+            self.stage = if m == reversed(undone) {
+                self.stage + 1
+            } else {
+                0
+            };
+            return false;
+        }
+        let arrival = &hist[len - back];
+        if arrival.captured.is_none() && move_at(back - 2).from() == m.to() {
+            return true;
+        }
+        self.stage = 0;
+        false
+    }
+}
+
+/// The plain move from `m`'s destination back to its origin.
+fn reversed(m: Move) -> Move {
+    Move::normal(m.to(), m.from())
+}
+
+/// May a piece of `kind` stand somewhere in the region of the other side's royal
+/// pieces (their mobility regions; no region is the whole board)?
+fn can_reach_royal_region(pos: &Position, mover: Color, kind: PieceType) -> bool {
+    let v = pos.variant();
+    let region = |c: Color, t: PieceType| {
+        v.mobility_region[c as usize]
+            .get(t as usize)
+            .copied()
+            .flatten()
+    };
+    let Some(piece) = region(mover, kind) else {
+        return true;
+    };
+    let mut royals = pos.rules().royal_types;
+    if royals == 0 {
+        return !piece.is_empty();
+    }
+    while royals != 0 {
+        let t = royals.trailing_zeros() as PieceType;
+        royals &= royals - 1;
+        match region(mover.flip(), t) {
+            Some(r) if (r & piece).is_empty() => {}
+            _ => return true,
+        }
+    }
+    false
 }

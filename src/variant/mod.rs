@@ -218,6 +218,10 @@ pub struct Variant {
     pub n_fold_value: GameValue,
     pub n_fold_value_absolute: bool,
     pub perpetual_check_illegal: bool,
+    /// A side that moves one piece back and forth four times in a row (not in
+    /// check, the piece able to reach the other royal's region) loses
+    /// ([`rules::repetition_result`](crate::rules::repetition_result)).
+    pub move_repetition_illegal: bool,
     /// Applied to stalemate, n-move and repetition draws (not to a draw a rule
     /// gives as its own value, such as an extinction draw).
     pub material_counting: MaterialCounting,

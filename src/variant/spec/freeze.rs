@@ -119,6 +119,7 @@ impl Spec {
             n_fold_value: self.n_fold_value,
             n_fold_value_absolute: self.n_fold_value_absolute,
             perpetual_check_illegal: self.perpetual_check_illegal,
+            move_repetition_illegal: self.move_repetition_illegal,
             material_counting: self.material_counting,
             extinction_value: self.extinction_value,
             extinction_claim: self.extinction_claim,

@@ -227,7 +227,7 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("freeDrops", Bool(|s, b| s.free_drops = b)),
     // Keys of Fairy-Stockfish's dialect that Menagerie does not implement.
     ("twoBoards", Unsupported("false", TWO_BOARDS)),
-    ("moveRepetitionIllegal", Unsupported("false", "forbidding moving back and forth with one piece is not supported")),
+    ("moveRepetitionIllegal", Bool(|s, b| s.move_repetition_illegal = b)),
     ("chasingRule", Unsupported("none", "the chasing rules are not supported")),
 ];
 
