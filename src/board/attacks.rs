@@ -298,21 +298,16 @@ impl Ruleset {
                 [(by as usize * self.tables.num_types + t as usize) * 256 + target as usize];
             let generated = self.palace.types & 1u64 << t != 0;
             for from in pos.pieces_of(by, t).and(&reach).iter() {
-                if generated {
-                    if self.palace_attacks(pos, by, t, from, target) {
-                        attackers.insert(from);
-                        if first_only {
-                            return attackers;
-                        }
-                    }
-                    continue;
-                }
-                list.clear();
-                self.piece_moves(pos, by, from, list, true);
-                let hits = list.iter().any(|m| {
-                    (m.to() == target && m.kind() != MoveKind::Drop)
-                        || m.extras().any(|(s, c)| c && s == target)
-                });
+                let hits = if generated {
+                    self.palace_attacks(pos, by, t, from, target)
+                } else {
+                    list.clear();
+                    self.piece_moves(pos, by, from, list, true);
+                    list.iter().any(|m| {
+                        (m.to() == target && m.kind() != MoveKind::Drop)
+                            || m.extras().any(|(s, c)| c && s == target)
+                    })
+                };
                 if hits {
                     attackers.insert(from);
                     if first_only {

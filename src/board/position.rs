@@ -92,6 +92,11 @@ impl std::fmt::Debug for Position {
 }
 
 impl Position {
+    /// The board under the rules (for the rules' own helpers in this module tree).
+    pub(super) fn board(&self) -> &Board {
+        &self.board
+    }
+
     /// An empty board of the variant, White to move. Used by the FEN reader.
     pub(crate) fn empty(rules: &Arc<Ruleset>) -> Position {
         Position {

@@ -88,8 +88,9 @@ pub fn shuffled_start_fen(rules: &Ruleset, seed: u64) -> Option<String> {
         row[f as usize] = Some(c);
     }
     let last = rows.len() - 1;
-    rows[last] = compress(&row);
-    rows[0] = compress(&row).to_ascii_lowercase();
+    let white = super::fen::board_field([row.iter().map(|c| c.map(String::from))]);
+    rows[0] = white.to_ascii_lowercase();
+    rows[last] = white;
     fields[0] = rows.join("/") + &pocket;
     if fields.len() > 2 && v.castling {
         fields[2] = "KQkq".to_string();
@@ -133,27 +134,6 @@ fn expand(row: &str, files: u8) -> Option<Vec<Option<char>>> {
         out.extend(std::iter::repeat_n(None, digits.parse().ok()?));
     }
     (out.len() == files as usize).then_some(out)
-}
-
-fn compress(row: &[Option<char>]) -> String {
-    let mut out = String::new();
-    let mut empty = 0;
-    for sq in row {
-        match sq {
-            None => empty += 1,
-            Some(c) => {
-                if empty > 0 {
-                    out.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                out.push(*c);
-            }
-        }
-    }
-    if empty > 0 {
-        out.push_str(&empty.to_string());
-    }
-    out
 }
 
 /// A small seeded generator (SplitMix64): the same seed gives the same position.

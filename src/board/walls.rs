@@ -44,7 +44,11 @@ impl Ruleset {
             MoveKind::EnPassant => {
                 taken.remove(from);
                 taken.insert(to);
-                if let Some(victim) = pos.state().ep_victim.or_else(|| self.ep_victim_of(pos, to)) {
+                if let Some(victim) = pos
+                    .state()
+                    .ep_victim
+                    .or_else(|| self.ep_victim_fallback(pos.board(), to))
+                {
                     taken.remove(victim);
                 }
             }
@@ -94,27 +98,6 @@ impl Ruleset {
         let mut quiet = QuietTargets(SquareSet::EMPTY);
         self.walk(us, kind, m.to(), &occ, &mut quiet);
         quiet.0
-    }
-
-    /// The square of the piece an en passant capture to `to` takes, read off the
-    /// position when the state does not name it.
-    fn ep_victim_of(&self, pos: &Position, to: Square) -> Option<Square> {
-        let g = self.variant.geometry;
-        let us = pos.side_to_move();
-        let dir = if us == crate::types::Color::White {
-            -1
-        } else {
-            1
-        };
-        let mut cur = to;
-        while let Some(n) = g.offset(cur, 0, dir) {
-            let p = pos.piece_at(n);
-            if p.is_some() {
-                return (p.color() != us).then_some(n);
-            }
-            cur = n;
-        }
-        None
     }
 }
 
