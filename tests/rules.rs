@@ -210,9 +210,15 @@ fn repetition_and_move_rules() {
     let r = rules("chess");
     let mut p = Position::start(&r);
     play(&mut p, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1");
-    assert_eq!(repetition_result(&p, 3), None);
+    assert_eq!(repetition_result(&p, 3, 0), None);
+    // A search scores the second occurrence when the first is inside its tree (the
+    // root included, 4 plies back), not when it came before the root.
+    let mut q = Position::start(&r);
+    play(&mut q, "g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(repetition_result(&q, 3, 3), None);
+    assert_eq!(repetition_result(&q, 3, 4), Some(GameValue::Draw));
     play(&mut p, "f6g8");
-    assert_eq!(repetition_result(&p, 3), Some(GameValue::Draw));
+    assert_eq!(repetition_result(&p, 3, 0), Some(GameValue::Draw));
     // Minishogi: the fourth occurrence loses for White (sente), whoever moves.
     let r = rules("minishogi");
     let mut p = Position::start(&r);
@@ -277,13 +283,13 @@ fn perpetual_check_loses_in_xiangqi() {
     }
     // Red to move; the position occurs for the fourth time and every Black position
     // of the cycle was check: Red, the checker, loses.
-    assert_eq!(repetition_result(&p, 4), Some(GameValue::Loss));
+    assert_eq!(repetition_result(&p, 4, 0), Some(GameValue::Loss));
     // Without perpetual checks a fourfold repetition is a draw in xiangqi.
     let mut p = Position::from_fen(&r, "4k4/9/9/9/9/9/9/9/9/3K1R3 w - - 0 1").expect("fen");
     for _ in 0..4 {
         play(&mut p, "f1f2 e10e9 f2f1 e9e10");
     }
-    assert_eq!(repetition_result(&p, 4), Some(GameValue::Draw));
+    assert_eq!(repetition_result(&p, 4, 0), Some(GameValue::Draw));
 }
 
 /// A variant of `text` (a section of its own) on top of the built-ins.

@@ -76,8 +76,7 @@ fn shatar_mate_value(pos: &Position) -> GameValue {
 }
 
 /// Results that apply during the game: the n-move rule and n-fold repetition
-/// (with perpetual check losing where the variant says so). `ply_from_root` lets a
-/// search score repetitions inside its tree after one repeat.
+/// (with perpetual check losing where the variant says so).
 pub fn optional_result(
     pos: &Position,
     has_legal_moves: impl FnOnce() -> bool,
@@ -94,7 +93,7 @@ pub fn optional_result(
     if v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule && not_mated() {
         return Some(counted(pos, GameValue::Draw));
     }
-    let repeated = repetition_result(pos, v.n_fold_rule.max(2));
+    let repeated = repetition_result(pos, v.n_fold_rule.max(2), 0);
     if repeated.is_none() && counting_over(pos) && not_mated() {
         return Some(GameValue::Draw);
     }
@@ -110,22 +109,27 @@ pub fn counting_over(pos: &Position) -> bool {
         && st.counting_ply > st.counting_limit
 }
 
-/// n-fold repetition: the value if the current position occurred `n-1` times before.
+/// n-fold repetition: the value if the current position occurred `n-1` times before,
+/// or once before within the last `tree_plies` plies. A search passes its distance
+/// from the root there: a position repeated inside its tree (the root included) is
+/// scored at once, since the side that could avoid the repetition will, while one
+/// repeated only from the game before the root still needs the full count, or the
+/// engine would avoid, or steer into, a repetition that does not end the game.
 /// Where moving back and forth is illegal, the side that just completed such a run
 /// loses ([`Shuttle`]); while a run is going on a repetition needs the full
 /// `nFoldRule` count.
-pub fn repetition_result(pos: &Position, n: u32) -> Option<GameValue> {
-    repetition_scan(pos, n).map(|(value, _)| value)
+pub fn repetition_result(pos: &Position, n: u32, tree_plies: usize) -> Option<GameValue> {
+    repetition_scan(pos, n, tree_plies).map(|(value, _)| value)
 }
 
 /// Did the side that just moved lose by moving one piece back and forth?
 pub fn lost_by_move_repetition(pos: &Position) -> bool {
     let n = pos.variant().n_fold_rule.max(2);
-    matches!(repetition_scan(pos, n), Some((_, true)))
+    matches!(repetition_scan(pos, n, 0), Some((_, true)))
 }
 
 /// The repetition result, and whether the move-repetition rule decided it.
-fn repetition_scan(pos: &Position, n: u32) -> Option<(GameValue, bool)> {
+fn repetition_scan(pos: &Position, n: u32, tree_plies: usize) -> Option<(GameValue, bool)> {
     let v = pos.variant();
     if v.n_fold_rule == 0 {
         return None;
@@ -160,14 +164,14 @@ fn repetition_scan(pos: &Position, n: u32) -> Option<(GameValue, bool)> {
         if i >= 4 && shuttle.is_on() && shuttle.step(pos, i, end) {
             return Some((GameValue::Win, true));
         }
-        let need = if shuttle.is_on() {
-            n.max(v.n_fold_rule)
+        let (need, in_tree) = if shuttle.is_on() {
+            (n.max(v.n_fold_rule), false)
         } else {
-            n
+            (n, i <= tree_plies)
         };
         if i >= 4 && s.key == key {
             count += 1;
-            if count >= need {
+            if count >= need || in_tree {
                 let value = if v.perpetual_check_illegal && (them_all_check || us_all_check) {
                     match (them_all_check, us_all_check) {
                         (true, true) => GameValue::Draw,

@@ -85,7 +85,7 @@ impl Worker {
         if let Some(r) = movegen::immediate_result(&self.pos) {
             return Err(value_score(r, ply));
         }
-        if let Some(r) = self.rule_result() {
+        if let Some(r) = self.rule_result(ply) {
             return Err(value_score(r, ply));
         }
         if ply >= MAX_PLY {

@@ -261,9 +261,10 @@ impl Worker {
         false
     }
 
-    /// Draw by the n-move rule or repetition inside the tree (the variant's values).
+    /// Draw by the n-move rule, or repetition (the variant's values): once inside the
+    /// tree, `ply` plies deep, or the game's full count with the moves before the root.
     #[inline]
-    pub(super) fn rule_result(&self) -> Option<GameValue> {
+    pub(super) fn rule_result(&self, ply: usize) -> Option<GameValue> {
         let v = &self.rules.variant;
         let st = self.pos.state();
         if v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule && !self.pos.in_check() {
@@ -278,7 +279,7 @@ impl Worker {
         if st.plies_from_null < 4 {
             return None;
         }
-        rules::repetition_result(&self.pos, 2)
+        rules::repetition_result(&self.pos, v.n_fold_rule.max(2), ply)
     }
 
     // ------------------------------------------------------------------ iterative deepening
