@@ -32,22 +32,19 @@ pub const MAX_LEVEL: i32 = 20;
 /// Nominal Elo of the levels (piecewise linear in between, increasing), on the scale of
 /// Fairy-Stockfish 11.1's `UCI_Elo` at 10+0.1: a level of nominal Elo E is meant to score
 /// 50% against Fairy-Stockfish with `UCI_LimitStrength` at `UCI_Elo` E (below its range
-/// of 1350 to 2850, through matches against the levels above). tools/calibrate.py
-/// measures these (README, "Playing at a lower level"). Until it has run, the numbers
-/// come from 10-game sanity matches in chess at 10+0.1: level -10 20% against
-/// Fairy-Stockfish at 1350, level 0 and 10 100% against it at 1350 and 1700, level 10
-/// 0% against it at 2300 and 50% against Fairy-Max, each 5 levels 80-90% against the
-/// level 5 below from -20 to 0.
+/// of 1350 to 2850, through matches against the levels above). Fitted through the chess
+/// levels tools/calibrate.py measured (-20, -10, 0, 10, 19; 40 games each, 2026-11-24;
+/// the table for all three variants is in the README, "Playing at a lower level").
 pub const NOMINAL_ELO: [(i32, i32); 9] = [
-    (-20, 500),
-    (-15, 800),
-    (-10, 1100),
-    (-5, 1400),
-    (0, 1700),
-    (5, 1850),
-    (10, 2000),
-    (15, 2150),
-    (19, 2300),
+    (-20, 952),
+    (-15, 1030),
+    (-10, 1109),
+    (-5, 1320),
+    (0, 1532),
+    (5, 1712),
+    (10, 1892),
+    (15, 1977),
+    (19, 2045),
 ];
 
 /// The Elo range `UCI_Elo` offers: the weakest level's nominal Elo to the strongest
