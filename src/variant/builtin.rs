@@ -48,9 +48,11 @@ pub const BUILTIN_FILES: &[(&str, &str)] = &[
 /// (variant name, contents) of the evaluation weights in `variants/weights/`: one
 /// file per tuned variant, each with the commands that made it in its header.
 pub const BUILTIN_WEIGHTS: &[(&str, &str)] = &[
+    ("chess", include_str!("../../variants/weights/chess.txt")),
     (
         "crazyhouse",
         include_str!("../../variants/weights/crazyhouse.txt"),
     ),
     ("shogi", include_str!("../../variants/weights/shogi.txt")),
+    ("xiangqi", include_str!("../../variants/weights/xiangqi.txt")),
 ];
