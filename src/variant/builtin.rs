@@ -54,5 +54,8 @@ pub const BUILTIN_WEIGHTS: &[(&str, &str)] = &[
         include_str!("../../variants/weights/crazyhouse.txt"),
     ),
     ("shogi", include_str!("../../variants/weights/shogi.txt")),
-    ("xiangqi", include_str!("../../variants/weights/xiangqi.txt")),
+    (
+        "xiangqi",
+        include_str!("../../variants/weights/xiangqi.txt"),
+    ),
 ];
