@@ -33,18 +33,19 @@ pub const MAX_LEVEL: i32 = 20;
 /// Fairy-Stockfish 11.1's `UCI_Elo` at 10+0.1: a level of nominal Elo E is meant to score
 /// 50% against Fairy-Stockfish with `UCI_LimitStrength` at `UCI_Elo` E (below its range
 /// of 1350 to 2850, through matches against the levels above). Fitted through the chess
-/// levels tools/calibrate.py measured (-20, -10, 0, 10, 19; 40 games each, 2026-11-24;
-/// the table for all three variants is in the README, "Playing at a lower level").
+/// levels tools/calibrate.py measured (-20, -10, 0, 10, 19; 40 games each, 2026-11-24,
+/// with the tuned chess weights; the table for all three variants is in the README,
+/// "Playing at a lower level").
 pub const NOMINAL_ELO: [(i32, i32); 9] = [
-    (-20, 952),
-    (-15, 1030),
-    (-10, 1109),
-    (-5, 1320),
-    (0, 1532),
-    (5, 1712),
-    (10, 1892),
-    (15, 1977),
-    (19, 2045),
+    (-20, 1168),
+    (-15, 1242),
+    (-10, 1315),
+    (-5, 1544),
+    (0, 1773),
+    (5, 1906),
+    (10, 2039),
+    (15, 2220),
+    (19, 2364),
 ];
 
 /// The Elo range `UCI_Elo` offers: the weakest level's nominal Elo to the strongest
