@@ -346,9 +346,11 @@ mod tests {
             assert_eq!(Skill::from_elo(elo).level(), level as f64);
             assert_eq!(Skill::from_elo(elo).nominal_elo(), elo);
         }
-        let between = Skill::from_elo((NOMINAL_ELO[4].1 + NOMINAL_ELO[5].1) / 2);
-        let mid = (NOMINAL_ELO[4].0 + NOMINAL_ELO[5].0) as f64 / 2.0;
-        assert!((between.level() - mid).abs() < 1e-9);
+        // Between two table points the level is interpolated linearly.
+        let ((l0, e0), (l1, e1)) = (NOMINAL_ELO[4], NOMINAL_ELO[5]);
+        let elo = (e0 + e1) / 2;
+        let expected = l0 as f64 + (elo - e0) as f64 / (e1 - e0) as f64 * (l1 - l0) as f64;
+        assert!((Skill::from_elo(elo).level() - expected).abs() < 1e-9);
     }
 
     #[test]
