@@ -1,22 +1,14 @@
 //! Chess960 castling in fischerandom and caparandom: castling fields as Shredder-FEN
 //! and X-FEN (read back as pyffish 0.0.90 writes them), and castling on the wire.
 
-use menagerie::board::{Position, Ruleset, check_variant, shuffled_start_fen};
+use menagerie::board::{Position, shuffled_start_fen};
 use menagerie::movegen::notation::{move_to_string, parse_move};
 use menagerie::types::{MoveKind, MoveList, RankNumbering};
-use menagerie::variant::VariantSet;
-use std::sync::Arc;
 
-fn rules(name: &str) -> Arc<Ruleset> {
-    let set = VariantSet::builtin(check_variant);
-    Ruleset::new(
-        set.get(name)
-            .unwrap_or_else(|| panic!("{name} is built in")),
-    )
-}
+mod common;
 
 fn fen_after(variant: &str, fen: &str) -> String {
-    Position::from_fen(&rules(variant), fen)
+    Position::from_fen(&common::builtin_rules(variant), fen)
         .unwrap_or_else(|e| panic!("{fen}: {e}"))
         .fen()
 }
@@ -79,7 +71,7 @@ fn castlings(pos: &mut Position) -> Vec<String> {
 
 #[test]
 fn castling_is_written_king_takes_rook_and_read_both_ways() {
-    let r = rules("fischerandom");
+    let r = common::builtin_rules("fischerandom");
     let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
     let mut pos = Position::from_fen(&r, fen).expect("reads");
     assert_eq!(castlings(&mut pos), ["e1a1", "e1h1"]);
@@ -124,7 +116,7 @@ fn castling_is_written_king_takes_rook_and_read_both_ways() {
 #[test]
 fn shuffled_starts_castle_on_both_sides() {
     for name in ["fischerandom", "caparandom"] {
-        let r = rules(name);
+        let r = common::builtin_rules(name);
         for seed in [1, 2, 3] {
             let fen = shuffled_start_fen(&r, seed).expect("shuffles");
             let p = Position::from_fen(&r, &fen).expect("reads");

@@ -1,11 +1,13 @@
 //! Connect-N wins, enclosing drops and flipping: where drops may go, which pieces
 //! turn over, and how these games end (values as pyffish 0.0.90 scores them).
 
-use menagerie::board::{Position, Ruleset, check_variant, fen};
-use menagerie::movegen::{immediate_result, notation};
-use menagerie::types::{Color, MoveList, RankNumbering};
+use menagerie::board::{Position, Ruleset, check_variant};
+use menagerie::movegen::immediate_result;
+use menagerie::types::Color;
 use menagerie::variant::{GameValue, VariantSet};
-use std::sync::Arc;
+
+mod common;
+use common::{legal_moves, play};
 
 /// Sections of Fairy-Stockfish's variants.ini, as written there.
 const SECTIONS: &str = "
@@ -93,29 +95,7 @@ fn pos(variant: &str, fen: &str) -> Position {
     let v = variants()
         .get(variant)
         .unwrap_or_else(|| panic!("{variant} loads"));
-    let r: Arc<Ruleset> = Ruleset::new(v);
-    let setup = fen::parse(&r.variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    Position::from_setup_unchecked(&r, &setup)
-}
-
-fn legal(p: &mut Position) -> Vec<String> {
-    let r = p.rules().clone();
-    let mut list = MoveList::new();
-    r.generate_legal(p, &mut list);
-    let mut out: Vec<String> = list
-        .iter()
-        .map(|&m| notation::move_to_string(p, m, RankNumbering::FromOne))
-        .collect();
-    out.sort();
-    out
-}
-
-fn play(p: &mut Position, moves: &str) {
-    for m in moves.split_whitespace() {
-        let mv = notation::parse_move(p, m, RankNumbering::FromOne)
-            .unwrap_or_else(|e| panic!("{m}: {e}"));
-        p.make(mv);
-    }
+    common::unchecked_position(&Ruleset::new(v), fen)
 }
 
 #[test]
@@ -123,7 +103,7 @@ fn three_in_a_row_wins_for_the_side_that_made_it() {
     let mut p = pos("tictactoe", "3/3/PP1[PPPpppp] w - - 0 1");
     play(&mut p, "P@c1");
     assert_eq!(immediate_result(&p), Some(GameValue::Loss));
-    assert!(legal(&mut p).is_empty());
+    assert!(legal_moves(&mut p).is_empty());
     // A diagonal counts in tictactoe, not in nine holes.
     let diagonal = "P2/1P1/2P[Pppp] b - - 0 1";
     assert_eq!(
@@ -160,7 +140,7 @@ fn connect_four_drops_fall_to_the_lowest_empty_square() {
         "7/7/7/7/7/P6[PPPPPPPPPPPPPPPPPPPPpppppppppppppppppppppp] b - - 0 1",
     );
     assert_eq!(
-        legal(&mut p),
+        legal_moves(&mut p),
         ["P@a2", "P@b1", "P@c1", "P@d1", "P@e1", "P@f1", "P@g1"]
     );
     // From any side: pushed in from each edge, as Fairy-Stockfish finds the stops.
@@ -168,7 +148,7 @@ fn connect_four_drops_fall_to_the_lowest_empty_square() {
         "cfour-anyside",
         "7/7/7/3P3/7/7/7[PPPPPPPPPPPPPPPPPPPPPPPPpppppppppppppppppppppppp] b - - 0 1",
     );
-    let moves = legal(&mut p);
+    let moves = legal_moves(&mut p);
     assert!(moves.contains(&"P@c4".to_string()), "{moves:?}");
     assert!(moves.contains(&"P@a4".to_string()), "{moves:?}");
     assert!(!moves.contains(&"P@d4".to_string()), "{moves:?}");
@@ -192,7 +172,7 @@ fn reversi_drops_enclose_and_flip() {
         .start_fen
         .clone();
     let mut p = pos("flipello", &start);
-    assert_eq!(legal(&mut p), ["P@c5", "P@d6", "P@e3", "P@f4"]);
+    assert_eq!(legal_moves(&mut p), ["P@c5", "P@d6", "P@e3", "P@f4"]);
     play(&mut p, "P@e3");
     // The black stone on e4, between e3 and White's e5, turns over.
     let r = p.rules().clone();
@@ -234,10 +214,10 @@ fn a_full_board_or_two_passes_are_counted() {
     );
     // Neither side can move: each passes, then the stones are counted.
     let mut p = pos("flipello", "8/8/8/3PP3/3PP3/8/8/p7[PPPPpppp] w - - 0 1");
-    assert_eq!(legal(&mut p), ["d4d4"]);
+    assert_eq!(legal_moves(&mut p), ["d4d4"]);
     play(&mut p, "d4d4");
     assert_eq!(immediate_result(&p), None);
-    assert_eq!(legal(&mut p), ["a1a1"]);
+    assert_eq!(legal_moves(&mut p), ["a1a1"]);
     play(&mut p, "a1a1");
     assert_eq!(immediate_result(&p), Some(GameValue::Win));
 }

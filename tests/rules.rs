@@ -1,27 +1,22 @@
 //! Game end by each variant's own rules: checkmate and stalemate values, extinction,
 //! flags, check counting, shogi pawn-drop mate, repetition and the n-move rule.
 
-use menagerie::board::{Position, Ruleset, check_variant, fen};
+use menagerie::board::{Position, Ruleset, check_variant};
 use menagerie::movegen::{immediate_result, notation};
 use menagerie::rules::{no_moves_value, optional_result, repetition_result};
 use menagerie::types::{MoveList, RankNumbering};
 use menagerie::variant::{GameValue, VariantSet};
 use std::sync::Arc;
 
+mod common;
+use common::play;
+
 fn rules(name: &str) -> Arc<Ruleset> {
-    let set = VariantSet::builtin(check_variant);
-    Ruleset::new(
-        set.get(name)
-            .unwrap_or_else(|| panic!("{name} is built in")),
-    )
+    common::builtin_rules(name)
 }
 
-/// A position as written, also a finished game or one that cannot arise in play
-/// (the rules core must judge those too; protocols refuse them).
 fn pos(variant: &str, fen: &str) -> Position {
-    let r = rules(variant);
-    let setup = fen::parse(&r.variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    Position::from_setup_unchecked(&r, &setup)
+    common::unchecked_position(&rules(variant), fen)
 }
 
 fn legal_count(p: &mut Position) -> usize {
@@ -29,14 +24,6 @@ fn legal_count(p: &mut Position) -> usize {
     let mut list = MoveList::new();
     r.generate_legal(p, &mut list);
     list.len()
-}
-
-fn play(p: &mut Position, moves: &str) {
-    for m in moves.split_whitespace() {
-        let mv = notation::parse_move(p, m, RankNumbering::FromOne)
-            .unwrap_or_else(|e| panic!("{m}: {e}"));
-        p.make(mv);
-    }
 }
 
 /// No legal move: the value of the position by the variant's rules.

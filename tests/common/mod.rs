@@ -20,3 +20,51 @@ impl Rng {
             .collect()
     }
 }
+
+use menagerie::board::{Position, Ruleset, check_variant, fen};
+use menagerie::movegen::notation;
+use menagerie::types::{MoveList, RankNumbering};
+use menagerie::variant::VariantSet;
+use std::sync::Arc;
+
+/// The rules of a built-in variant.
+#[allow(dead_code)]
+pub fn builtin_rules(name: &str) -> Arc<Ruleset> {
+    let set = VariantSet::builtin(check_variant);
+    Ruleset::new(
+        set.get(name)
+            .unwrap_or_else(|| panic!("{name} is built in")),
+    )
+}
+
+/// A position as written, also a finished game or one that cannot arise in play
+/// (the rules core must judge those too; protocols refuse them).
+#[allow(dead_code)]
+pub fn unchecked_position(rules: &Arc<Ruleset>, fen: &str) -> Position {
+    let setup = fen::parse(&rules.variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    Position::from_setup_unchecked(rules, &setup)
+}
+
+/// The legal moves in UCI notation, sorted.
+#[allow(dead_code)]
+pub fn legal_moves(p: &mut Position) -> Vec<String> {
+    let r = p.rules().clone();
+    let mut list = MoveList::new();
+    r.generate_legal(p, &mut list);
+    let mut out: Vec<String> = list
+        .iter()
+        .map(|&m| notation::move_to_string(p, m, RankNumbering::FromOne))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Play space-separated moves in UCI notation.
+#[allow(dead_code)]
+pub fn play(p: &mut Position, moves: &str) {
+    for m in moves.split_whitespace() {
+        let mv = notation::parse_move(p, m, RankNumbering::FromOne)
+            .unwrap_or_else(|e| panic!("{m}: {e}"));
+        p.make(mv);
+    }
+}
