@@ -34,10 +34,9 @@ enum Pruning {
     Search,
     /// Prune it now (a capture or check losing too much by static exchange).
     Skip,
-    /// Prune it unless it gives check; a check is pruned too when `check_loses`.
-    UnlessCheck {
-        check_loses: bool,
-    },
+    /// Prune it unless it gives check; a check is pruned too when it loses more
+    /// than the capture margin by static exchange.
+    UnlessCheck,
 }
 
 /// What the singular-extension test found for the hash move.
@@ -167,12 +166,22 @@ impl Worker {
             };
             // A move pruned unless it checks is pruned unmade when it certainly does
             // not check, and made to find out otherwise.
-            let (prune_quiet, check_loses) = match pruning {
+            let prune_quiet = match pruning {
                 Pruning::Skip => continue,
-                Pruning::Search => (false, false),
-                Pruning::UnlessCheck { check_loses } => (true, check_loses),
+                Pruning::Search => false,
+                Pruning::UnlessCheck => true,
             };
             let prune_unmade = prune_quiet && !self.checks.may_check(&self.rules, &self.pos, m);
+            // (The exchange is judged before the move is made, and only for a move
+            // that may give check: the others are pruned whatever it says.)
+            let check_loses = prune_quiet
+                && !prune_unmade
+                && !self.rules.see_ge(
+                    &self.pos,
+                    m,
+                    params::SEE_CAPTURE_MARGIN * depth,
+                    self.eval.see_values(),
+                );
             if !prune_unmade {
                 self.pos.make(m);
             }
@@ -334,9 +343,7 @@ impl Worker {
                 && c.history < params::FUTILITY_HISTORY_LIMIT)
             || see_loses(quiet_see_margin(lmr_depth));
         if prune {
-            Pruning::UnlessCheck {
-                check_loses: see_loses(params::SEE_CAPTURE_MARGIN * depth),
-            }
+            Pruning::UnlessCheck
         } else {
             Pruning::Search
         }
