@@ -96,6 +96,14 @@ pub struct Step {
     pub multi: u16,
 }
 
+impl Step {
+    /// A leap with no lame or jumped square: its target does not depend on the board.
+    #[inline]
+    pub fn is_plain_leap(&self) -> bool {
+        self.kind == StepKind::Leap && self.block_len == 0
+    }
+}
+
 /// A multi-leg component for one colour: interpreted by the generator.
 #[derive(Clone, Debug)]
 pub struct MultiPattern {
@@ -133,6 +141,14 @@ pub struct Tables {
     /// (start, len) into `steps`, indexed by `(color * num_types + type) * 256 + square`.
     step_index: Vec<(u32, u32)>,
     pub steps: Vec<Step>,
+    /// The same squares' steps less their plain leaps (leaps with no lame or jumped
+    /// square), for walks that take the plain leaps as sets: (start, len) into
+    /// `other_steps`, indexed like `step_index`.
+    other_index: Vec<(u32, u32)>,
+    pub other_steps: Vec<Step>,
+    /// The plain leaps' targets as sets, [those that may move, those that may
+    /// capture], indexed like `step_index`.
+    plain_leaps: Vec<[SquareSet; 2]>,
     pub squares: Vec<Square>,
     pub multi: Vec<MultiPattern>,
     /// (start, len) into `probes`, indexed by `attacker_color * 256 + target`.
@@ -162,6 +178,18 @@ impl Tables {
         let (s, l) =
             self.step_index[(color as usize * self.num_types + kind as usize) * 256 + sq as usize];
         &self.steps[s as usize..(s + l) as usize]
+    }
+    /// The steps of [`steps_of`](Self::steps_of) other than the plain leaps.
+    #[inline]
+    pub fn other_steps_of(&self, color: Color, kind: PieceType, sq: Square) -> &[Step] {
+        let (s, l) =
+            self.other_index[(color as usize * self.num_types + kind as usize) * 256 + sq as usize];
+        &self.other_steps[s as usize..(s + l) as usize]
+    }
+    /// The plain leaps' targets: [squares they may move to, squares they may capture on].
+    #[inline]
+    pub fn plain_leaps_of(&self, color: Color, kind: PieceType, sq: Square) -> &[SquareSet; 2] {
+        &self.plain_leaps[(color as usize * self.num_types + kind as usize) * 256 + sq as usize]
     }
     #[inline]
     pub fn probes_of(&self, attacker: Color, target: Square) -> &[Probe] {
@@ -506,6 +534,9 @@ pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
             num_types: n,
             step_index: vec![(0, 0); 2 * n * 256],
             steps: Vec::new(),
+            other_index: vec![(0, 0); 2 * n * 256],
+            other_steps: Vec::new(),
+            plain_leaps: vec![[SquareSet::EMPTY; 2]; 2 * n * 256],
             squares: Vec::new(),
             multi: Vec::new(),
             probe_index: vec![(0, 0); 2 * 256],
@@ -603,6 +634,19 @@ pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
                 let start = b.t.steps.len() as u32;
                 b.t.steps.extend_from_slice(&steps);
                 b.t.step_index[idx] = (start, steps.len() as u32);
+                let (plain, other): (Vec<Step>, Vec<Step>) =
+                    steps.iter().partition(|st| st.is_plain_leap());
+                for st in &plain {
+                    let to = b.t.squares[st.start as usize];
+                    for (i, mode) in [StepMode::MOVE, StepMode::CAPTURE].into_iter().enumerate() {
+                        if st.mode.contains(mode) {
+                            b.t.plain_leaps[idx][i].insert(to);
+                        }
+                    }
+                }
+                let start = b.t.other_steps.len() as u32;
+                b.t.other_steps.extend_from_slice(&other);
+                b.t.other_index[idx] = (start, other.len() as u32);
             }
         }
     }

@@ -210,6 +210,26 @@ impl Ruleset {
         }
     }
 
+    /// The walk of [`walk`](Self::walk) with the plain leaps (those with no lame
+    /// or jumped square) given as sets instead: returns [squares they may move to,
+    /// squares they may capture on] and walks only the other steps. For visitors
+    /// that collect target sets, this is the same and faster.
+    #[inline(always)]
+    pub fn walk_sets<'a>(
+        &'a self,
+        c: Color,
+        t: PieceType,
+        from: Square,
+        occ: &(impl Occupancy + ?Sized),
+        visit: &mut impl Visit<'a>,
+    ) -> [SquareSet; 2] {
+        let tables = &self.tables;
+        for step in tables.other_steps_of(c, t, from) {
+            StepView { step, tables }.walk(occ, visit);
+        }
+        *tables.plain_leaps_of(c, t, from)
+    }
+
     /// The attack probes of `target` for attackers of colour `by`.
     #[inline]
     pub fn probes(

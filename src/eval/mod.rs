@@ -917,7 +917,9 @@ pub fn piece_targets(
         captures: SquareSet::EMPTY,
         multi: 0,
     };
-    rules.walk(c, t, sq, occ, &mut out);
+    let [moves, captures] = rules.walk_sets(c, t, sq, occ, &mut out);
+    out.moves |= moves;
+    out.captures |= captures;
     out
 }
 
