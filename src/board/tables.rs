@@ -173,23 +173,27 @@ pub struct Tables {
 }
 
 impl Tables {
+    /// Index of a piece of colour `color` and type `kind` on `sq` into the per-square
+    /// step tables.
+    #[inline]
+    fn piece_square(&self, color: Color, kind: PieceType, sq: Square) -> usize {
+        (color as usize * self.num_types + kind as usize) * 256 + sq as usize
+    }
     #[inline]
     pub fn steps_of(&self, color: Color, kind: PieceType, sq: Square) -> &[Step] {
-        let (s, l) =
-            self.step_index[(color as usize * self.num_types + kind as usize) * 256 + sq as usize];
+        let (s, l) = self.step_index[self.piece_square(color, kind, sq)];
         &self.steps[s as usize..(s + l) as usize]
     }
     /// The steps of [`steps_of`](Self::steps_of) other than the plain leaps.
     #[inline]
     pub fn other_steps_of(&self, color: Color, kind: PieceType, sq: Square) -> &[Step] {
-        let (s, l) =
-            self.other_index[(color as usize * self.num_types + kind as usize) * 256 + sq as usize];
+        let (s, l) = self.other_index[self.piece_square(color, kind, sq)];
         &self.other_steps[s as usize..(s + l) as usize]
     }
     /// The plain leaps' targets: [squares they may move to, squares they may capture on].
     #[inline]
     pub fn plain_leaps_of(&self, color: Color, kind: PieceType, sq: Square) -> &[SquareSet; 2] {
-        &self.plain_leaps[(color as usize * self.num_types + kind as usize) * 256 + sq as usize]
+        &self.plain_leaps[self.piece_square(color, kind, sq)]
     }
     #[inline]
     pub fn probes_of(&self, attacker: Color, target: Square) -> &[Probe] {
@@ -630,7 +634,7 @@ pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
                 if overlap {
                     b.t.overlapping[color as usize] |= 1u64 << t;
                 }
-                let idx = (color as usize * n + t) * 256 + s as usize;
+                let idx = b.t.piece_square(color, t as PieceType, s);
                 let start = b.t.steps.len() as u32;
                 b.t.steps.extend_from_slice(&steps);
                 b.t.step_index[idx] = (start, steps.len() as u32);

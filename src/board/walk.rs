@@ -205,9 +205,7 @@ impl Ruleset {
         occ: &(impl Occupancy + ?Sized),
         visit: &mut impl Visit<'a>,
     ) {
-        for step in self.steps(c, t, from) {
-            step.walk(occ, visit);
-        }
+        self.walk_steps(self.tables.steps_of(c, t, from), occ, visit);
     }
 
     /// The walk of [`walk`](Self::walk) with the plain leaps (those with no lame
@@ -223,11 +221,21 @@ impl Ruleset {
         occ: &(impl Occupancy + ?Sized),
         visit: &mut impl Visit<'a>,
     ) -> [SquareSet; 2] {
+        self.walk_steps(self.tables.other_steps_of(c, t, from), occ, visit);
+        *self.tables.plain_leaps_of(c, t, from)
+    }
+
+    #[inline(always)]
+    fn walk_steps<'a>(
+        &'a self,
+        steps: &'a [Step],
+        occ: &(impl Occupancy + ?Sized),
+        visit: &mut impl Visit<'a>,
+    ) {
         let tables = &self.tables;
-        for step in tables.other_steps_of(c, t, from) {
+        for step in steps {
             StepView { step, tables }.walk(occ, visit);
         }
-        *tables.plain_leaps_of(c, t, from)
     }
 
     /// The attack probes of `target` for attackers of colour `by`.

@@ -70,6 +70,11 @@ fn quiet_see_margin(d: i32) -> i32 {
     -(params::SEE_QUIET_BASE - d.min(18)) * d * d * params::SEE_QUIET_SCALE / 100
 }
 
+/// Static exchange a capture or check may lose before it is pruned, at `depth`.
+fn capture_see_margin(depth: i32) -> i32 {
+    params::SEE_CAPTURE_MARGIN * depth
+}
+
 /// History bonus for a cut-off at `depth`.
 fn stat_bonus(depth: i32) -> i32 {
     if depth > 17 {
@@ -179,7 +184,7 @@ impl Worker {
                 && !self.rules.see_ge(
                     &self.pos,
                     m,
-                    params::SEE_CAPTURE_MARGIN * depth,
+                    capture_see_margin(depth),
                     self.eval.see_values(),
                 );
             if !prune_unmade {
@@ -325,7 +330,7 @@ impl Worker {
         let see_values = self.eval.see_values();
         let see_loses = |margin: i32| !self.rules.see_ge(&self.pos, c.m, margin, see_values);
         if !c.quiet {
-            return if see_loses(params::SEE_CAPTURE_MARGIN * depth) {
+            return if see_loses(capture_see_margin(depth)) {
                 Pruning::Skip
             } else {
                 Pruning::Search
