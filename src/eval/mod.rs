@@ -1,9 +1,10 @@
 //! Generic evaluation: terms (code) times weights (data). Everything comes from the
 //! variant: the terms are defined on its pieces, board and rules ([`basis`]), the
 //! weights from its weights file or, where it has none, derived from its pieces
-//! ([`params`]). The terms: material on the board and in hand, piece-square terms
-//! from geometry (advance, centre, reach), mobility, closeness to the enemy royal
-//! piece, pawn structure where the variant has pawns, threats, tempo, and king
+//! ([`params`]). The terms: material on the board and in hand, pairs, piece-square
+//! terms from geometry (advance, centre, reach), mobility (all squares and those
+//! safe from enemy pawns), closeness to the enemy royal piece, pawn structure,
+//! shelter, storm and passed pawns where the variant has pawns, threats, tempo, and king
 //! danger from attacks, safe checks (drops included), droppable pieces and
 //! defenders, which turns into a penalty quadratic in the middlegame. The result
 //! is tapered between middlegame and endgame by the material left on the board
@@ -31,6 +32,8 @@ use trace::{NoTrace, Trace};
 
 /// Largest phase value: all starting material on the board or in hand.
 const PHASE_MAX: i32 = 256;
+/// Royal pieces further than this from a passed pawn's square ahead count as this far.
+const KING_DISTANCE_MAX: usize = 5;
 /// The endgame part is scaled in 64ths.
 const SCALE_ONE: i32 = 64;
 /// Window bounds at which the lazy exit is off.
@@ -74,6 +77,8 @@ pub struct Evaluator {
     /// Material per type (mg, eg), on the board and in hand.
     value: Vec<[i32; 2]>,
     hand: Vec<[i32; 2]>,
+    /// Bonus for two or more of the type on the board (mg, eg).
+    pair: Vec<[i32; 2]>,
     /// What taking a piece of the type gains, for static exchange: its value, plus in
     /// drop games the value of the (demoted) piece that goes to the taker's hand.
     see_values: Vec<i32>,
@@ -82,6 +87,10 @@ pub struct Evaluator {
     psq: Vec<[i32; 2]>,
     /// Mobility weight per square, in eighths of a centipawn (mg, eg).
     mobility: Vec<[i32; 2]>,
+    /// The same per square no enemy pawn attacks.
+    safe_mobility: Vec<[i32; 2]>,
+    /// Any type has a safe-mobility weight (else the pawn attacks are not needed).
+    safe_mobility_on: bool,
     /// Proximity per type and distance to the enemy royal piece (mg, eg).
     proximity: Vec<[[i32; 2]; 16]>,
     danger: Vec<DangerWeights>,
@@ -95,6 +104,13 @@ pub struct Evaluator {
     passed: [[i32; 2]; 16],
     hanging: [i32; 2],
     threat_by_lesser: [i32; 2],
+    shelter: [i32; 2],
+    storm: [i32; 2],
+    /// Passed pawn with its square ahead empty, and the two royal pieces' distances
+    /// to that square, by relative rank (mg, eg), the distances in units.
+    passed_free: [[i32; 2]; 16],
+    passed_own_king: [[i32; 2]; 16],
+    passed_enemy_king: [[i32; 2]; 16],
     king_hits: i32,
     king_weak: i32,
     king_offset: i32,
@@ -154,6 +170,9 @@ impl Evaluator {
         let hand: Vec<[i32; 2]> = (0..n)
             .map(|t| pair(params.piece(t, PieceTerm::Hand)))
             .collect();
+        let pair_bonus: Vec<[i32; 2]> = (0..n)
+            .map(|t| pair(params.piece(t, PieceTerm::Pair)))
+            .collect();
         let value_mg: Vec<i32> = value.iter().map(|v| v[0]).collect();
         let see_values: Vec<i32> = (0..n)
             .map(|t| {
@@ -194,6 +213,13 @@ impl Evaluator {
                 [round(w[0] * 8.0), round(w[1] * 8.0)]
             })
             .collect();
+        let safe_mobility: Vec<[i32; 2]> = (0..n)
+            .map(|t| {
+                let w = params.piece(t, PieceTerm::SafeMobility);
+                [round(w[0] * 8.0), round(w[1] * 8.0)]
+            })
+            .collect();
+        let safe_mobility_on = basis.pawn.is_some() && safe_mobility.iter().any(|w| *w != [0, 0]);
         let proximity = (0..n)
             .map(|t| {
                 let w = params.piece(t, PieceTerm::Proximity);
@@ -223,14 +249,19 @@ impl Evaluator {
             })
             .collect();
         let gw = |term: GlobalTerm| pair(params.global(term));
+        let rank_share = |r: usize| r as f64 / (g.ranks as f64 - 1.0).max(1.0);
         let passed = std::array::from_fn(|r| {
-            let x = r as f64 / (g.ranks as f64 - 1.0).max(1.0);
+            let x = rank_share(r);
             let (p, p2) = (
                 params.global(GlobalTerm::Passed),
                 params.global(GlobalTerm::Passed2),
             );
             pair([p[0] * x + p2[0] * x * x, p[1] * x + p2[1] * x * x])
         });
+        let by_rank = |term: GlobalTerm| -> [[i32; 2]; 16] {
+            let w = params.global(term);
+            std::array::from_fn(|r| pair([w[0] * rank_share(r), w[1] * rank_share(r)]))
+        };
         let material_sign = if v.extinction_all_types && v.extinction_value == GameValue::Win {
             -1
         } else {
@@ -242,10 +273,13 @@ impl Evaluator {
             n,
             value,
             hand,
+            pair: pair_bonus,
             see_values,
             value_mg,
             psq,
             mobility,
+            safe_mobility,
+            safe_mobility_on,
             proximity,
             danger,
             more_valuable,
@@ -256,6 +290,11 @@ impl Evaluator {
             passed,
             hanging: gw(GlobalTerm::Hanging),
             threat_by_lesser: gw(GlobalTerm::ThreatByLesser),
+            shelter: gw(GlobalTerm::Shelter),
+            storm: gw(GlobalTerm::Storm),
+            passed_free: by_rank(GlobalTerm::PassedFree),
+            passed_own_king: by_rank(GlobalTerm::PassedOwnKing),
+            passed_enemy_king: by_rank(GlobalTerm::PassedEnemyKing),
             king_hits: gw(GlobalTerm::KingHits)[0],
             king_weak: gw(GlobalTerm::KingWeak)[0],
             king_offset: gw(GlobalTerm::KingOffset)[0],
@@ -345,6 +384,11 @@ impl Evaluator {
                     material.pieces[ci] += cnt * self.basis.estimate[t];
                 }
                 material.in_hand[ci] += in_hand;
+                if cnt >= 2 {
+                    mg[ci] += self.pair[t][0];
+                    eg[ci] += self.pair[t][1];
+                    tr.linear(c, piece_slot(t, PieceTerm::Pair), 1.0);
+                }
                 if T::ON {
                     tr.linear(c, piece_slot(t, PieceTerm::Value), cnt as f32);
                     tr.linear(c, piece_slot(t, PieceTerm::Hand), in_hand as f32);
@@ -421,7 +465,9 @@ impl Evaluator {
         (score.clamp(-EVAL_LIMIT, EVAL_LIMIT), true)
     }
 
-    /// Doubled, isolated, connected and passed pawns of colour `c`.
+    /// Doubled, isolated, connected and passed pawns of colour `c` (a passed pawn by
+    /// its rank, its free square ahead and the royal pieces' distances to it), and
+    /// the pawns sheltering its royal piece and storming it.
     fn pawn_structure<T: Trace>(
         &self,
         pos: &Position,
@@ -457,6 +503,10 @@ impl Evaluator {
         }
         let (mut doubled, mut isolated, mut connected) = (0, 0, 0);
         let (mut passed, mut passed2) = (0.0f32, 0.0f32);
+        let (mut passed_free, mut passed_own, mut passed_enemy) = (0.0f32, 0.0f32, 0.0f32);
+        let own_royal = pos.royals(c).first();
+        let enemy_royal = pos.royals(c.flip()).first();
+        let ahead = if white { 1 } else { -1 };
         let mut score = [0, 0];
         let last = (g.ranks as f32 - 1.0).max(1.0);
         for s in ours.iter() {
@@ -478,13 +528,45 @@ impl Evaluator {
             let r = g.relative_rank(s, white) as i32;
             let blocked = enemy_front[f..f + 3].iter().any(|&x| x > r);
             if !blocked {
-                let [a, b] = self.passed[r as usize];
+                let ri = r as usize;
+                let [a, b] = self.passed[ri];
                 score[0] += a;
                 score[1] += b;
+                let x = r as f32 / last;
                 if T::ON {
-                    let x = r as f32 / last;
                     passed += x;
                     passed2 += x * x;
+                }
+                if let Some(stop) = g.offset(s, 0, ahead) {
+                    if !pos.occupied().contains(stop) {
+                        score[0] += self.passed_free[ri][0];
+                        score[1] += self.passed_free[ri][1];
+                        passed_free += x;
+                    }
+                    for (royal, w, sum) in [
+                        (own_royal, &self.passed_own_king, &mut passed_own),
+                        (enemy_royal, &self.passed_enemy_king, &mut passed_enemy),
+                    ] {
+                        if let Some(k) = royal {
+                            let d = self.basis.distance(k, stop).min(KING_DISTANCE_MAX) as i32;
+                            score[0] += w[ri][0] * d;
+                            score[1] += w[ri][1] * d;
+                            *sum += x * d as f32;
+                        }
+                    }
+                }
+            }
+        }
+        // Shelter and storm: pawns on the royal piece's files, in front of it.
+        let (mut shelter, mut storm) = (0, 0);
+        if let Some(k) = own_royal {
+            let (kf, kr) = (g.file(k) as i32, g.relative_rank(k, white) as i32);
+            for (set, depth, sum) in [(ours, 2, &mut shelter), (theirs, 3, &mut storm)] {
+                for s in set.iter() {
+                    let dr = g.relative_rank(s, white) as i32 - kr;
+                    if (g.file(s) as i32 - kf).abs() <= 1 && dr >= 1 && dr <= depth {
+                        *sum += 1;
+                    }
                 }
             }
         }
@@ -492,6 +574,8 @@ impl Evaluator {
             (GlobalTerm::Doubled, doubled, self.doubled),
             (GlobalTerm::Isolated, isolated, self.isolated),
             (GlobalTerm::Connected, connected, self.connected),
+            (GlobalTerm::Shelter, shelter, self.shelter),
+            (GlobalTerm::Storm, storm, self.storm),
         ] {
             score[0] += cnt * w[0];
             score[1] += cnt * w[1];
@@ -499,6 +583,9 @@ impl Evaluator {
         }
         tr.linear(c, global_slot(self.n, GlobalTerm::Passed), passed);
         tr.linear(c, global_slot(self.n, GlobalTerm::Passed2), passed2);
+        tr.linear(c, global_slot(self.n, GlobalTerm::PassedFree), passed_free);
+        tr.linear(c, global_slot(self.n, GlobalTerm::PassedOwnKing), passed_own);
+        tr.linear(c, global_slot(self.n, GlobalTerm::PassedEnemyKing), passed_enemy);
         score
     }
 
@@ -571,10 +658,20 @@ impl Evaluator {
                 }
             }
         }
+        // Squares attacked by each side's pawns (for safe mobility).
+        let mut pawn_attacks = [SquareSet::EMPTY; 2];
+        if let Some(p) = self.basis.pawn.filter(|_| T::ON || self.safe_mobility_on) {
+            for c in Color::BOTH {
+                for sq in pos.pieces_of(c, p).iter() {
+                    pawn_attacks[c as usize] |= piece_targets(rules, c, p, sq, &occ).captures;
+                }
+            }
+        }
         for c in Color::BOTH {
             let ci = c as usize;
             let them = c.flip();
             let enemy_royal = royal_sq[them as usize];
+            let unsafe_squares = pawn_attacks[them as usize];
             let zone = enemy_royal.map_or(SquareSet::EMPTY, |k| self.basis.zone[k as usize]);
             let theirs = pos.pieces(them);
             let mut danger = 0;
@@ -601,6 +698,7 @@ impl Evaluator {
                     bigger |= pos.pieces_of(them, u);
                 }
                 let [wm, we] = self.mobility[t];
+                let [sm, se] = self.safe_mobility[t];
                 let mob_base = self.basis.mob_base[t];
                 for sq in set.iter() {
                     let targets = piece_targets(rules, c, tt, sq, &occ);
@@ -611,6 +709,12 @@ impl Evaluator {
                     mg[ci] += wm * d / 8;
                     eg[ci] += we * d / 8;
                     tr.linear(c, piece_slot(t, PieceTerm::Mobility), d as f32);
+                    if T::ON || self.safe_mobility_on {
+                        let safe = count(&reached.minus(&unsafe_squares));
+                        mg[ci] += sm * safe / 8;
+                        eg[ci] += se * safe / 8;
+                        tr.linear(c, piece_slot(t, PieceTerm::SafeMobility), safe as f32);
+                    }
                     let hits = count(&targets.captures.and(&zone));
                     if hits > 0 {
                         act.hits[ci] += hits;

@@ -470,6 +470,14 @@ r1b2k1r/ppqnbppp/3Np3/1pPP4/3P4/B7/P1Qp1PPP/R3KB1R[NPn] w KQ - 0 22;662;1;c2d2
 r2q1k2/ppNn1pp1/2ppb2r/4Pp1B/3P2P1/1P3n1P/P1Q2P2/R1B2R1K[Nbpp] b - - 1 26;507;0;d8h4
 r1b1kbnr/ppp2p1p/3p2p1/8/2B1Pp1N/2NP4/PPP2PPP/n4RK1[Qqrb] w kq - 0 12;-161;0;h4f3
 ";
+    /// Passed pawns with free and blocked squares ahead, kings near and far, pawn
+    /// shelters and storms, a bishop pair.
+    const CHESS: &str = "\
+8/5pk1/6p1/1P6/P4K2/8/5PP1/8 w - - 0 40;180;1;f4e5
+6k1/1p3ppp/8/2P5/8/1B2B3/5PPP/3b2K1 w - - 0 30;120;0.5;g1f1
+r1bq1rk1/ppp2ppp/2n2n2/3pp3/1bPP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 7;10;0.5;a2a3
+2kr3r/ppp2ppp/2n5/8/3P2pP/2P5/PP3PP1/R3K2R b KQ - 0 16;-40;0;c6e7
+";
     const SHOGI: &str = "\
 1n3k1nl/4g2s1/2ps1p1g1/4n1P1p/+rPPSb1p2/4pP2P/5G1S1/2R1GB3/1+l2K3L[NLPppppppp] w - - 1 45;-827;0;L@a2
 1n4G1l/2gk5/3sp1P1p/pp7/2gpP2NP/3+r1+BSP1/L1S2S3/1G2R4/3+p1K2L[NPPnlppppppb] b - - 0 85;-80;0;P@f2
@@ -489,7 +497,11 @@ lns1k1snl/1r2g1g2/ppppppbpp/6p2/9/P2P5/1PP1PPPPP/1BSR2S2/LN1GKG1NL[] b - - 9 5;-
 
     #[test]
     fn the_trace_reproduces_the_evaluation() {
-        for (variant, text) in [("crazyhouse", CRAZYHOUSE), ("shogi", SHOGI)] {
+        for (variant, text) in [
+            ("crazyhouse", CRAZYHOUSE),
+            ("shogi", SHOGI),
+            ("chess", CHESS),
+        ] {
             let (eval, _) = setup(variant, text);
             for line in text.lines() {
                 let fen = line.split(';').next().unwrap();

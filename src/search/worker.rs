@@ -471,7 +471,6 @@ impl Worker {
         pv.extend_from_slice(&tail[0].pv);
     }
 
-    /// Continuation rows of the moves one, two and four plies before `ply`.
     /// The picker's next legal move other than `excluded` (`Move::NONE` excludes
     /// nothing); None when it has no more.
     #[inline]
@@ -496,6 +495,7 @@ impl Worker {
         }
     }
 
+    /// Continuation rows of the moves one, two and four plies before `ply`.
     pub(super) fn cont_rows(&self, ply: usize) -> [Option<usize>; 3] {
         let back = |n: usize| ply.checked_sub(n).and_then(|p| self.stack[p].cont_row);
         [back(1), back(2), back(4)]

@@ -29,6 +29,8 @@ pub enum PieceTerm {
     Hand,
     /// Per square the piece can move to, beyond what the type typically has.
     Mobility,
+    /// Per square the piece can move to that no enemy pawn attacks.
+    SafeMobility,
     /// By the piece's relative rank, 0 on its first rank to 1 on the last.
     Advance,
     /// By the square of the relative rank.
@@ -40,6 +42,8 @@ pub enum PieceTerm {
     Reach,
     /// By its closeness to the enemy royal piece (1 next to it, 0 across the board).
     Proximity,
+    /// Once for two or more pieces of the type on the board (a bishop pair).
+    Pair,
     /// Danger: the piece attacks a square next to the enemy royal piece.
     Attacker,
     /// Danger: a piece of the type can give a safe check by moving.
@@ -72,6 +76,19 @@ pub enum GlobalTerm {
     Hanging,
     /// Per enemy piece attacked by a cheaper piece, by its estimated value in pawns.
     ThreatByLesser,
+    /// Per own pawn on the royal piece's file or a neighbouring one, one or two
+    /// ranks in front of it.
+    Shelter,
+    /// Per enemy pawn on the royal piece's file or a neighbouring one, one to three
+    /// ranks in front of it.
+    Storm,
+    /// Per passed pawn whose square ahead is empty, by its relative rank (0..1).
+    PassedFree,
+    /// Per passed pawn, by its relative rank times the distance (at most 5) from
+    /// its own royal piece to the square ahead of it.
+    PassedOwnKing,
+    /// The same with the enemy royal piece's distance.
+    PassedEnemyKing,
     /// Danger: per attack on a square next to the enemy royal piece.
     KingHits,
     /// Danger: per square next to the enemy royal piece that we attack and the
@@ -89,15 +106,17 @@ pub enum GlobalTerm {
 }
 
 impl PieceTerm {
-    pub const ALL: [PieceTerm; 13] = [
+    pub const ALL: [PieceTerm; 15] = [
         PieceTerm::Value,
         PieceTerm::Hand,
         PieceTerm::Mobility,
+        PieceTerm::SafeMobility,
         PieceTerm::Advance,
         PieceTerm::Advance2,
         PieceTerm::Centre,
         PieceTerm::Reach,
         PieceTerm::Proximity,
+        PieceTerm::Pair,
         PieceTerm::Attacker,
         PieceTerm::Check,
         PieceTerm::DropCheck,
@@ -111,11 +130,13 @@ impl PieceTerm {
             PieceTerm::Value => "value",
             PieceTerm::Hand => "hand",
             PieceTerm::Mobility => "mobility",
+            PieceTerm::SafeMobility => "safe_mobility",
             PieceTerm::Advance => "advance",
             PieceTerm::Advance2 => "advance2",
             PieceTerm::Centre => "centre",
             PieceTerm::Reach => "reach",
             PieceTerm::Proximity => "proximity",
+            PieceTerm::Pair => "pair",
             PieceTerm::Attacker => "attacker",
             PieceTerm::Check => "check",
             PieceTerm::DropCheck => "drop_check",
@@ -138,7 +159,7 @@ impl PieceTerm {
 }
 
 impl GlobalTerm {
-    pub const ALL: [GlobalTerm; 13] = [
+    pub const ALL: [GlobalTerm; 18] = [
         GlobalTerm::Tempo,
         GlobalTerm::Doubled,
         GlobalTerm::Isolated,
@@ -147,6 +168,11 @@ impl GlobalTerm {
         GlobalTerm::Passed2,
         GlobalTerm::Hanging,
         GlobalTerm::ThreatByLesser,
+        GlobalTerm::Shelter,
+        GlobalTerm::Storm,
+        GlobalTerm::PassedFree,
+        GlobalTerm::PassedOwnKing,
+        GlobalTerm::PassedEnemyKing,
         GlobalTerm::KingHits,
         GlobalTerm::KingWeak,
         GlobalTerm::KingOffset,
@@ -165,6 +191,11 @@ impl GlobalTerm {
             GlobalTerm::Passed2 => "passed2",
             GlobalTerm::Hanging => "hanging",
             GlobalTerm::ThreatByLesser => "threat_by_lesser",
+            GlobalTerm::Shelter => "shelter",
+            GlobalTerm::Storm => "storm",
+            GlobalTerm::PassedFree => "passed_free",
+            GlobalTerm::PassedOwnKing => "passed_own_king",
+            GlobalTerm::PassedEnemyKing => "passed_enemy_king",
             GlobalTerm::KingHits => "king_hits",
             GlobalTerm::KingWeak => "king_weak",
             GlobalTerm::KingOffset => "king_offset",
