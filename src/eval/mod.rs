@@ -584,8 +584,16 @@ impl Evaluator {
         tr.linear(c, global_slot(self.n, GlobalTerm::Passed), passed);
         tr.linear(c, global_slot(self.n, GlobalTerm::Passed2), passed2);
         tr.linear(c, global_slot(self.n, GlobalTerm::PassedFree), passed_free);
-        tr.linear(c, global_slot(self.n, GlobalTerm::PassedOwnKing), passed_own);
-        tr.linear(c, global_slot(self.n, GlobalTerm::PassedEnemyKing), passed_enemy);
+        tr.linear(
+            c,
+            global_slot(self.n, GlobalTerm::PassedOwnKing),
+            passed_own,
+        );
+        tr.linear(
+            c,
+            global_slot(self.n, GlobalTerm::PassedEnemyKing),
+            passed_enemy,
+        );
         score
     }
 
