@@ -164,15 +164,18 @@ impl Evaluator {
         let n = v.num_types();
         let round = |x: f64| x.round() as i32;
         let pair = |w: [f64; 2]| [round(w[0]), round(w[1])];
-        let value: Vec<[i32; 2]> = (0..n)
-            .map(|t| pair(params.piece(t, PieceTerm::Value)))
-            .collect();
-        let hand: Vec<[i32; 2]> = (0..n)
-            .map(|t| pair(params.piece(t, PieceTerm::Hand)))
-            .collect();
-        let pair_bonus: Vec<[i32; 2]> = (0..n)
-            .map(|t| pair(params.piece(t, PieceTerm::Pair)))
-            .collect();
+        // A piece term per type, in centipawns and in eighths of a centipawn.
+        let per_type = |term: PieceTerm, scale: f64| -> Vec<[i32; 2]> {
+            (0..n)
+                .map(|t| {
+                    let w = params.piece(t, term);
+                    [round(w[0] * scale), round(w[1] * scale)]
+                })
+                .collect()
+        };
+        let value = per_type(PieceTerm::Value, 1.0);
+        let hand = per_type(PieceTerm::Hand, 1.0);
+        let pair_bonus = per_type(PieceTerm::Pair, 1.0);
         let value_mg: Vec<i32> = value.iter().map(|v| v[0]).collect();
         let see_values: Vec<i32> = (0..n)
             .map(|t| {
@@ -207,18 +210,8 @@ impl Evaluator {
                 }
             }
         }
-        let mobility = (0..n)
-            .map(|t| {
-                let w = params.piece(t, PieceTerm::Mobility);
-                [round(w[0] * 8.0), round(w[1] * 8.0)]
-            })
-            .collect();
-        let safe_mobility: Vec<[i32; 2]> = (0..n)
-            .map(|t| {
-                let w = params.piece(t, PieceTerm::SafeMobility);
-                [round(w[0] * 8.0), round(w[1] * 8.0)]
-            })
-            .collect();
+        let mobility = per_type(PieceTerm::Mobility, 8.0);
+        let safe_mobility = per_type(PieceTerm::SafeMobility, 8.0);
         let safe_mobility_on = basis.pawn.is_some() && safe_mobility.iter().any(|w| *w != [0, 0]);
         let proximity = (0..n)
             .map(|t| {
