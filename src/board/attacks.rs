@@ -226,6 +226,11 @@ impl Ruleset {
                 }
             }
             ProbeKind::Slide => {
+                if let Some(r) = p.ray {
+                    return t
+                        .nearest_occupied(r, &pos.occupied())
+                        .is_some_and(|sq| self.attacker_ok(pos, p, sq, by));
+                }
                 for &sq in ray {
                     if pos.piece_at(sq).is_some() {
                         return self.attacker_ok(pos, p, sq, by);

@@ -164,7 +164,10 @@ impl Ruleset {
                 };
                 (open && occ.contains(from)).then_some(from)
             }
-            ProbeKind::Slide => ray.iter().copied().find(|&sq| occ.contains(sq)),
+            ProbeKind::Slide => match p.ray {
+                Some(r) => t.nearest_occupied(r, occ),
+                None => ray.iter().copied().find(|&sq| occ.contains(sq)),
+            },
             ProbeKind::Hop => ray.iter().copied().filter(|&sq| occ.contains(sq)).nth(1),
             ProbeKind::Grasshop => {
                 if !occ.contains(ray[0]) {

@@ -94,6 +94,19 @@ pub struct Step {
     pub hop_after: u8,
     /// Multi: index into `Tables::multi`.
     pub multi: u16,
+    /// Slide: the ray as a set, when its squares are numbered in ray order.
+    pub ray: Option<OrderedRay>,
+}
+
+/// A ray whose squares are numbered in increasing or decreasing order along it (every
+/// ray but those that wrap around a cylinder board): its nearest occupied square is
+/// the lowest or highest of the occupied squares on it, which set operations find
+/// without walking the ray square by square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderedRay {
+    /// Index into `Tables::ray_sets`.
+    pub set: u32,
+    pub descending: bool,
 }
 
 impl Step {
@@ -133,6 +146,8 @@ pub struct Probe {
     pub must_jump: bool,
     /// Index+1 into `Tables::regions` the attacker must stand in (0 = anywhere).
     pub from_region: u16,
+    /// Slide: the ray as a set, when its squares are numbered in ray order.
+    pub ray: Option<OrderedRay>,
 }
 
 pub struct Tables {
@@ -150,6 +165,8 @@ pub struct Tables {
     /// capture], indexed like `step_index`.
     plain_leaps: Vec<[SquareSet; 2]>,
     pub squares: Vec<Square>,
+    /// The squares of the ordered rays (see [`OrderedRay`]), each once.
+    pub ray_sets: Vec<SquareSet>,
     pub multi: Vec<MultiPattern>,
     /// (start, len) into `probes`, indexed by `attacker_color * 256 + target`.
     probe_index: Vec<(u32, u32)>,
@@ -203,6 +220,27 @@ impl Tables {
     #[inline]
     pub fn ray(&self, start: u32, len: u16) -> &[Square] {
         &self.squares[start as usize..start as usize + len as usize]
+    }
+    /// The nearest occupied square of an ordered ray.
+    #[inline(always)]
+    pub fn nearest_occupied(&self, ray: OrderedRay, occ: &SquareSet) -> Option<Square> {
+        let on_ray = self.ray_sets[ray.set as usize].and(occ);
+        if ray.descending {
+            on_ray.last()
+        } else {
+            on_ray.first()
+        }
+    }
+    /// The squares of an ordered ray up to its nearest occupied square, that square
+    /// included: the whole ray when none is occupied.
+    #[inline(always)]
+    pub fn ray_until_occupied(&self, ray: OrderedRay, occ: &SquareSet) -> SquareSet {
+        let set = &self.ray_sets[ray.set as usize];
+        match self.nearest_occupied(ray, occ) {
+            None => *set,
+            Some(b) if ray.descending => set.at_or_above(b),
+            Some(b) => set.at_or_below(b),
+        }
     }
 }
 
@@ -312,6 +350,8 @@ struct Builder<'a> {
     g: Geometry,
     t: Tables,
     v: &'a Variant,
+    /// Index of each ray set in `t.ray_sets`.
+    ray_ids: std::collections::HashMap<SquareSet, u32>,
 }
 
 impl<'a> Builder<'a> {
@@ -319,6 +359,27 @@ impl<'a> Builder<'a> {
         let start = self.t.squares.len() as u32;
         self.t.squares.extend_from_slice(sqs);
         start
+    }
+
+    /// The ray as an [`OrderedRay`], if its squares are numbered in ray order.
+    fn ordered_ray(&mut self, ray: &[Square]) -> Option<OrderedRay> {
+        let descending = if ray.windows(2).all(|w| w[0] < w[1]) {
+            false
+        } else if ray.windows(2).all(|w| w[0] > w[1]) {
+            true
+        } else {
+            return None;
+        };
+        let set: SquareSet = ray.iter().copied().collect();
+        let sets = &mut self.t.ray_sets;
+        let id = *self.ray_ids.entry(set).or_insert_with(|| {
+            sets.push(set);
+            sets.len() as u32 - 1
+        });
+        Some(OrderedRay {
+            set: id,
+            descending,
+        })
     }
 
     fn region_id(&mut self, r: SquareSet) -> u16 {
@@ -408,6 +469,7 @@ impl<'a> Builder<'a> {
                         must_jump,
                         hop_after: 0,
                         multi: 0,
+                        ray: None,
                     });
                 }
                 Range::Leap => {} // p/g on a leaper: no moves
@@ -421,6 +483,7 @@ impl<'a> Builder<'a> {
                         continue;
                     }
                     let start = self.push_squares(&ray);
+                    let ordered = if hop { None } else { self.ordered_ray(&ray) };
                     steps.push(Step {
                         kind: if hop { StepKind::Hop } else { StepKind::Slide },
                         mode,
@@ -435,6 +498,7 @@ impl<'a> Builder<'a> {
                             0
                         },
                         multi: 0,
+                        ray: ordered,
                     });
                 }
             }
@@ -533,6 +597,7 @@ pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
     let mut b = Builder {
         g,
         v,
+        ray_ids: Default::default(),
         t: Tables {
             geometry: g,
             num_types: n,
@@ -542,6 +607,7 @@ pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
             other_steps: Vec::new(),
             plain_leaps: vec![[SquareSet::EMPTY; 2]; 2 * n * 256],
             squares: Vec::new(),
+            ray_sets: Vec::new(),
             multi: Vec::new(),
             probe_index: vec![(0, 0); 2 * 256],
             probes: Vec::new(),
@@ -595,6 +661,7 @@ pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
                             must_jump: false,
                             hop_after: 0,
                             multi: *id,
+                            ray: None,
                         });
                     } else {
                         b.compile_single(&gc.component, color, s, &mut steps);
@@ -928,6 +995,7 @@ fn build_probes(b: &mut Builder, gated: &[Vec<Gated>], generated: TypeSet) {
                             block_len: blocks.len() as u8,
                             must_jump: k.must_jump,
                             from_region,
+                            ray: None,
                         });
                     }
                     _ => {
@@ -941,6 +1009,11 @@ fn build_probes(b: &mut Builder, gated: &[Vec<Gated>], generated: TypeSet) {
                             continue;
                         }
                         let start = b.push_squares(&ray);
+                        let ordered = if k.kind == ProbeKind::Slide {
+                            b.ordered_ray(&ray)
+                        } else {
+                            None
+                        };
                         probes.push(Probe {
                             kind: k.kind,
                             types,
@@ -950,6 +1023,7 @@ fn build_probes(b: &mut Builder, gated: &[Vec<Gated>], generated: TypeSet) {
                             block_len: 0,
                             must_jump: false,
                             from_region,
+                            ray: ordered,
                         });
                     }
                 }

@@ -166,6 +166,14 @@ impl<'a> ProbeView<'a> {
     pub fn must_jump(&self) -> bool {
         self.probe.must_jump
     }
+    /// A slide probe's ray up to its nearest occupied square, that square included,
+    /// found with set operations; `None` when the ray's squares are not numbered in
+    /// ray order (then walk [`ray`](Self::ray)).
+    #[inline(always)]
+    pub fn ray_until_occupied(&self, occ: &SquareSet) -> Option<SquareSet> {
+        let ray = self.probe.ray?;
+        Some(self.tables.ray_until_occupied(ray, occ))
+    }
     /// The region the attacker must stand in, if the probe has one.
     #[inline]
     pub fn from_region(&self) -> Option<&'a SquareSet> {
@@ -209,20 +217,36 @@ impl Ruleset {
     }
 
     /// The walk of [`walk`](Self::walk) with the plain leaps (those with no lame
-    /// or jumped square) given as sets instead: returns [squares they may move to,
-    /// squares they may capture on] and walks only the other steps. For visitors
-    /// that collect target sets, this is the same and faster.
+    /// or jumped square) and the slides along ordered rays given as sets instead:
+    /// returns [squares they may move to, squares they may capture on] and walks
+    /// only the other steps. For visitors that collect target sets by the step's
+    /// move and capture flags, this is the same and faster.
     #[inline(always)]
     pub fn walk_sets<'a>(
         &'a self,
         c: Color,
         t: PieceType,
         from: Square,
-        occ: &(impl Occupancy + ?Sized),
+        occ: &SquareSet,
         visit: &mut impl Visit<'a>,
     ) -> [SquareSet; 2] {
-        self.walk_steps(self.tables.other_steps_of(c, t, from), occ, visit);
-        *self.tables.plain_leaps_of(c, t, from)
+        let tables = &self.tables;
+        let mut sets = *tables.plain_leaps_of(c, t, from);
+        for step in tables.other_steps_of(c, t, from) {
+            match step.ray {
+                Some(ray) => {
+                    let reach = tables.ray_until_occupied(ray, occ);
+                    if step.mode.contains(StepMode::MOVE) {
+                        sets[0] |= reach;
+                    }
+                    if step.mode.contains(StepMode::CAPTURE) {
+                        sets[1] |= reach;
+                    }
+                }
+                None => StepView { step, tables }.walk(occ, visit),
+            }
+        }
+        sets
     }
 
     #[inline(always)]

@@ -767,14 +767,17 @@ impl Evaluator {
                         found.insert(ray[0]);
                     }
                 }
-                ProbeKind::Slide => {
-                    for &sq in ray {
-                        found.insert(sq);
-                        if occ.contains(sq) {
-                            break;
+                ProbeKind::Slide => match p.ray_until_occupied(occ) {
+                    Some(reach) => found = reach,
+                    None => {
+                        for &sq in ray {
+                            found.insert(sq);
+                            if occ.contains(sq) {
+                                break;
+                            }
                         }
                     }
-                }
+                },
                 ProbeKind::Hop => {
                     let mut screen = false;
                     for &sq in ray {

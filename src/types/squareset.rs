@@ -75,6 +75,48 @@ impl SquareSet {
         }
         None
     }
+    /// The highest square of the set.
+    #[inline]
+    pub fn last(&self) -> Option<Square> {
+        for (i, &w) in self.words().iter().enumerate().rev() {
+            if w != 0 {
+                return Some((i as u32 * 64 + 63 - w.leading_zeros()) as Square);
+            }
+        }
+        None
+    }
+    /// The squares of the set numbered `sq` or lower.
+    #[inline]
+    pub fn at_or_below(&self, sq: Square) -> SquareSet {
+        let (w, top) = ((sq >> 6) as usize, u64::MAX >> (63 - (sq & 63)));
+        let mut out = *self.words();
+        for (i, word) in out.iter_mut().enumerate() {
+            *word &= if i < w {
+                u64::MAX
+            } else if i == w {
+                top
+            } else {
+                0
+            };
+        }
+        SquareSet::from_words(out)
+    }
+    /// The squares of the set numbered `sq` or higher.
+    #[inline]
+    pub fn at_or_above(&self, sq: Square) -> SquareSet {
+        let (w, low) = ((sq >> 6) as usize, u64::MAX << (sq & 63));
+        let mut out = *self.words();
+        for (i, word) in out.iter_mut().enumerate() {
+            *word &= if i > w {
+                u64::MAX
+            } else if i == w {
+                low
+            } else {
+                0
+            };
+        }
+        SquareSet::from_words(out)
+    }
     #[inline]
     pub fn iter(&self) -> SquareIter {
         SquareIter {
@@ -160,5 +202,24 @@ impl Iterator for SquareIter {
             self.index += 1;
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_cuts_and_last_cross_word_boundaries() {
+        let s: SquareSet = [3, 63, 64, 130, 255].into_iter().collect();
+        assert_eq!(s.last(), Some(255));
+        assert_eq!(SquareSet::EMPTY.last(), None);
+        let below: Vec<Square> = s.at_or_below(64).iter().collect();
+        assert_eq!(below, [3, 63, 64]);
+        let above: Vec<Square> = s.at_or_above(63).iter().collect();
+        assert_eq!(above, [63, 64, 130, 255]);
+        assert_eq!(s.at_or_below(255), s);
+        assert_eq!(s.at_or_above(0), s);
+        assert!(s.at_or_below(2).is_empty());
     }
 }
