@@ -7,7 +7,8 @@
 
 use super::values;
 use crate::board::{Position, Ruleset, StepKind, StepMode};
-use crate::types::{Color, PieceType, Square, SquareSet};
+use crate::types::{Color, Geometry, PieceType, Square, SquareSet};
+use crate::variant::weights::square_cell;
 use std::sync::Arc;
 
 /// Square features, in the order of the piece terms `advance`, `advance2`,
@@ -16,6 +17,7 @@ pub const SQUARE_FEATURES: usize = 4;
 
 pub struct Basis {
     pub n: usize,
+    pub geometry: Geometry,
     /// Estimated value per type (centipawns), see [`values::estimated_values`].
     pub estimate: Vec<i32>,
     /// Game-phase weight per type: its estimated value, 0 for royal and pawn-like
@@ -176,6 +178,7 @@ impl Basis {
 
         Basis {
             n,
+            geometry: g,
             estimate,
             phase_weight,
             phase_total: phase_total.max(1),
@@ -213,6 +216,19 @@ impl Basis {
             self.mirror[sq as usize]
         };
         &self.square_features[t as usize * 256 + s as usize]
+    }
+
+    /// The piece-square table cell of a piece of colour `c` on `sq` (see
+    /// [`square_cell`](crate::variant::weights::square_cell)).
+    #[inline]
+    pub fn square_cell(&self, c: Color, sq: Square) -> usize {
+        let s = if c == Color::White {
+            sq
+        } else {
+            self.mirror[sq as usize]
+        };
+        let (f, r) = self.file_rank[s as usize];
+        square_cell(&self.geometry, f, r)
     }
 
     /// Chebyshev distance between two squares, at most 15.

@@ -4,7 +4,8 @@
 //! ([`params`]). The terms: material on the board and in hand, pairs, piece-square
 //! terms from geometry (advance, centre, reach), mobility (all squares and those
 //! safe from enemy pawns), closeness to the enemy royal piece, pawn structure,
-//! shelter, storm and passed pawns where the variant has pawns, threats, tempo, and king
+//! shelter, storm, passed pawns, and pieces on open files, outposts and behind pawns
+//! where the variant has pawns, threats, tempo, and king
 //! danger from attacks, safe checks (drops included), droppable pieces and
 //! defenders, which turns into a penalty quadratic in the middlegame. The result
 //! is tapered between middlegame and endgame by the material left on the board
@@ -25,7 +26,7 @@ use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
 use crate::variant::GameValue;
 use crate::variant::weights::{GlobalTerm, PieceTerm};
 use basis::{Basis, SQUARE_FEATURES};
-use params::{Params, global_slot, piece_slot};
+use params::{Params, global_slot, piece_slot, square_slot};
 use std::cell::RefCell;
 use std::sync::Arc;
 use trace::{NoTrace, Trace};
@@ -50,6 +51,20 @@ const DRAWISH_EDGE: i32 = 400;
 const DRAWISH_SCALE: [i32; 2] = [0, 16];
 
 /// The square features are the piece terms from `Advance` on, in order.
+/// `8·√k`, rounded down, for the mobility curve (a piece reaches fewer squares).
+const ROOT_EIGHTHS: [i32; 129] = {
+    let mut t = [0; 129];
+    let mut k = 0;
+    while k < t.len() {
+        let mut r = 0;
+        while (r + 1) * (r + 1) <= 64 * k as i32 {
+            r += 1;
+        }
+        t[k] = r;
+        k += 1;
+    }
+    t
+};
 const FIRST_SQUARE_TERM: PieceTerm = PieceTerm::Advance;
 const _: () = {
     assert!(PieceTerm::Advance2 as usize == FIRST_SQUARE_TERM as usize + 1);
@@ -74,6 +89,8 @@ pub struct Evaluator {
     basis: Basis,
     params: Params,
     n: usize,
+    /// Cells of a piece-square table (the tuner's slots of those weights).
+    cells: usize,
     /// Material per type (mg, eg), on the board and in hand.
     value: Vec<[i32; 2]>,
     hand: Vec<[i32; 2]>,
@@ -89,8 +106,20 @@ pub struct Evaluator {
     mobility: Vec<[i32; 2]>,
     /// The same per square no enemy pawn attacks.
     safe_mobility: Vec<[i32; 2]>,
-    /// Any type has a safe-mobility weight (else the pawn attacks are not needed).
-    safe_mobility_on: bool,
+    /// Per type, the `mobility_root` weight in eighths of a centipawn.
+    mobility_root: Vec<[i32; 2]>,
+    /// Per piece of the type on an open file, a semi-open file, an outpost, and
+    /// right behind an own pawn (mg, eg).
+    open_file: Vec<[i32; 2]>,
+    semi_open_file: Vec<[i32; 2]>,
+    outpost: Vec<[i32; 2]>,
+    behind_pawn: Vec<[i32; 2]>,
+    /// Per colour and square: what a pawn of the colour there, or anywhere ahead
+    /// of it on its file, attacks (the squares it may one day attack).
+    pawn_span: Vec<SquareSet>,
+    /// Any type has a weight on the pawn-related piece terms above (else the pawn
+    /// maps they read are not needed).
+    pawn_terms_on: bool,
     /// Proximity per type and distance to the enemy royal piece (mg, eg).
     proximity: Vec<[[i32; 2]; 16]>,
     danger: Vec<DangerWeights>,
@@ -150,6 +179,15 @@ struct Activity<'a> {
     checks_reached: &'a mut [SquareSet],
 }
 
+/// What the pawn-related piece terms read, per colour: the squares its pawns
+/// attack, the squares they may one day attack, and the files they stand on.
+struct PawnMaps {
+    attacks: [SquareSet; 2],
+    reach: [SquareSet; 2],
+    files: [u32; 2],
+    pawn: PieceType,
+}
+
 impl Evaluator {
     pub fn new(rules: &Arc<Ruleset>) -> Evaluator {
         let basis = Basis::new(rules);
@@ -206,13 +244,31 @@ impl Evaluator {
                         acc[0] += w[k][0] * f[k] as f64;
                         acc[1] += w[k][1] * f[k] as f64;
                     }
+                    let [m, e] = params.square(t, basis.square_cell(c, s));
+                    acc[0] += m;
+                    acc[1] += e;
                     psq[(c as usize * n + t) * 256 + s as usize] = pair(acc);
                 }
             }
         }
         let mobility = per_type(PieceTerm::Mobility, 8.0);
         let safe_mobility = per_type(PieceTerm::SafeMobility, 8.0);
-        let safe_mobility_on = basis.pawn.is_some() && safe_mobility.iter().any(|w| *w != [0, 0]);
+        let mobility_root = per_type(PieceTerm::MobilityRoot, 8.0);
+        let open_file = per_type(PieceTerm::OpenFile, 1.0);
+        let semi_open_file = per_type(PieceTerm::SemiOpenFile, 1.0);
+        let outpost = per_type(PieceTerm::Outpost, 1.0);
+        let behind_pawn = per_type(PieceTerm::BehindPawn, 1.0);
+        let pawn_terms_on = basis.pawn.is_some()
+            && [
+                &safe_mobility,
+                &open_file,
+                &semi_open_file,
+                &outpost,
+                &behind_pawn,
+            ]
+            .iter()
+            .any(|ws| ws.iter().any(|w| *w != [0, 0]));
+        let pawn_span = pawn_spans(rules, basis.pawn);
         let proximity = (0..n)
             .map(|t| {
                 let w = params.piece(t, PieceTerm::Proximity);
@@ -264,6 +320,7 @@ impl Evaluator {
         Evaluator {
             rules: rules.clone(),
             n,
+            cells: params.cells,
             value,
             hand,
             pair: pair_bonus,
@@ -272,7 +329,13 @@ impl Evaluator {
             psq,
             mobility,
             safe_mobility,
-            safe_mobility_on,
+            mobility_root,
+            open_file,
+            semi_open_file,
+            outpost,
+            behind_pawn,
+            pawn_span,
+            pawn_terms_on,
             proximity,
             danger,
             more_valuable,
@@ -396,6 +459,8 @@ impl Evaluator {
                         for (k, &x) in f.iter().enumerate() {
                             tr.linear(c, piece_slot(t, FIRST_SQUARE_TERM) + k, x);
                         }
+                        let cell = self.basis.square_cell(c, sq);
+                        tr.linear(c, square_slot(n, self.cells, t, cell), 1.0);
                     }
                 }
             }
@@ -659,20 +724,15 @@ impl Evaluator {
                 }
             }
         }
-        // Squares attacked by each side's pawns (for safe mobility).
-        let mut pawn_attacks = [SquareSet::EMPTY; 2];
-        if let Some(p) = self.basis.pawn.filter(|_| T::ON || self.safe_mobility_on) {
-            for c in Color::BOTH {
-                for sq in pos.pieces_of(c, p).iter() {
-                    pawn_attacks[c as usize] |= piece_targets(rules, c, p, sq, &occ).captures;
-                }
-            }
-        }
+        let pawns = self
+            .basis
+            .pawn
+            .filter(|_| T::ON || self.pawn_terms_on)
+            .map(|p| self.pawn_maps(pos, p, &occ));
         for c in Color::BOTH {
             let ci = c as usize;
             let them = c.flip();
             let enemy_royal = royal_sq[them as usize];
-            let unsafe_squares = pawn_attacks[them as usize];
             let zone = enemy_royal.map_or(SquareSet::EMPTY, |k| self.basis.zone[k as usize]);
             let theirs = pos.pieces(them);
             let mut danger = 0;
@@ -699,22 +759,30 @@ impl Evaluator {
                     bigger |= pos.pieces_of(them, u);
                 }
                 let [wm, we] = self.mobility[t];
-                let [sm, se] = self.safe_mobility[t];
+                let [rm, re] = self.mobility_root[t];
                 let mob_base = self.basis.mob_base[t];
                 for sq in set.iter() {
                     let targets = piece_targets(rules, c, tt, sq, &occ);
                     let reached = targets.moves.minus(&occ).or(&targets.captures.and(&theirs));
                     act.attacks[ci] |= targets.captures;
                     act.by_lesser[ci] |= targets.captures.and(&bigger);
-                    let d = count(&reached) + targets.multi - mob_base;
+                    let all = count(&reached) + targets.multi;
+                    let d = all - mob_base;
                     mg[ci] += wm * d / 8;
                     eg[ci] += we * d / 8;
                     tr.linear(c, piece_slot(t, PieceTerm::Mobility), d as f32);
-                    if T::ON || self.safe_mobility_on {
-                        let safe = count(&reached.minus(&unsafe_squares));
-                        mg[ci] += sm * safe / 8;
-                        eg[ci] += se * safe / 8;
-                        tr.linear(c, piece_slot(t, PieceTerm::SafeMobility), safe as f32);
+                    let root = ROOT_EIGHTHS[(all as usize).min(ROOT_EIGHTHS.len() - 1)];
+                    mg[ci] += rm * root / 64;
+                    eg[ci] += re * root / 64;
+                    if T::ON {
+                        let slot = piece_slot(t, PieceTerm::MobilityRoot);
+                        tr.linear(c, slot, root as f32 / 8.0);
+                    }
+                    if let Some(maps) = &pawns {
+                        let piece = (c, t, sq);
+                        let [a, b] = self.pawn_piece_terms(pos, maps, piece, &reached, tr);
+                        mg[ci] += a;
+                        eg[ci] += b;
                     }
                     let hits = count(&targets.captures.and(&zone));
                     if hits > 0 {
@@ -739,6 +807,76 @@ impl Evaluator {
             }
             act.attacker_danger[ci] = danger;
         }
+    }
+
+    /// The pawn maps the pawn-related piece terms read.
+    fn pawn_maps(&self, pos: &Position, p: PieceType, occ: &SquareSet) -> PawnMaps {
+        let g = self.rules.variant.geometry;
+        let mut maps = PawnMaps {
+            attacks: [SquareSet::EMPTY; 2],
+            reach: [SquareSet::EMPTY; 2],
+            files: [0; 2],
+            pawn: p,
+        };
+        for c in Color::BOTH {
+            let ci = c as usize;
+            for sq in pos.pieces_of(c, p).iter() {
+                maps.attacks[ci] |= piece_targets(&self.rules, c, p, sq, occ).captures;
+                maps.reach[ci] |= self.pawn_span[ci * 256 + sq as usize];
+                maps.files[ci] |= 1 << g.file(sq);
+            }
+        }
+        maps
+    }
+
+    /// The pawn-related terms of one piece (colour, type, square) that reaches
+    /// `reached`: safe mobility, open and half-open files, outposts, and standing
+    /// right behind an own pawn.
+    fn pawn_piece_terms<T: Trace>(
+        &self,
+        pos: &Position,
+        maps: &PawnMaps,
+        (c, t, sq): (Color, usize, Square),
+        reached: &SquareSet,
+        tr: &mut T,
+    ) -> [i32; 2] {
+        let g = self.rules.variant.geometry;
+        let (us, them) = (c as usize, c.flip() as usize);
+        let white = c == Color::White;
+        let safe = count(&reached.minus(&maps.attacks[them]));
+        let [sm, se] = self.safe_mobility[t];
+        let mut score = [sm * safe / 8, se * safe / 8];
+        tr.linear(c, piece_slot(t, PieceTerm::SafeMobility), safe as f32);
+        let file = 1u32 << g.file(sq);
+        let own_file = maps.files[us] & file != 0;
+        let enemy_file = maps.files[them] & file != 0;
+        let outpost = maps.attacks[us].contains(sq)
+            && !maps.reach[them].contains(sq)
+            && 2 * g.relative_rank(sq, white) + 2 >= g.ranks;
+        let behind = g
+            .offset(sq, 0, if white { 1 } else { -1 })
+            .is_some_and(|x| pos.pieces_of(c, maps.pawn).contains(x));
+        for (on, term, [a, b]) in [
+            (
+                !own_file && !enemy_file,
+                PieceTerm::OpenFile,
+                self.open_file[t],
+            ),
+            (
+                !own_file && enemy_file,
+                PieceTerm::SemiOpenFile,
+                self.semi_open_file[t],
+            ),
+            (outpost, PieceTerm::Outpost, self.outpost[t]),
+            (behind, PieceTerm::BehindPawn, self.behind_pawn[t]),
+        ] {
+            if on {
+                score[0] += a;
+                score[1] += b;
+                tr.linear(c, piece_slot(t, term), 1.0);
+            }
+        }
+        score
     }
 
     /// The squares from which a piece of colour `c` would attack the royal piece on
@@ -1007,6 +1145,30 @@ pub struct Targets {
     pub captures: SquareSet,
     /// Multi-leg components, not walked (each counts as one target for mobility).
     pub multi: i32,
+}
+
+/// For each colour and square (colour * 256 + square): the squares a pawn of the
+/// colour attacks from that square or from any square ahead of it on its file, on
+/// an empty board. An enemy pawn's span holds every square it may one day attack.
+fn pawn_spans(rules: &Ruleset, pawn: Option<PieceType>) -> Vec<SquareSet> {
+    let mut spans = vec![SquareSet::EMPTY; 2 * 256];
+    let Some(p) = pawn else {
+        return spans;
+    };
+    let g = rules.variant.geometry;
+    for c in Color::BOTH {
+        let ahead = if c == Color::White { 1 } else { -1 };
+        for s in 0..g.num_squares() as Square {
+            let mut span = SquareSet::EMPTY;
+            let mut at = Some(s);
+            while let Some(x) = at {
+                span |= piece_targets(rules, c, p, x, &SquareSet::EMPTY).captures;
+                at = g.offset(x, 0, ahead);
+            }
+            spans[c as usize * 256 + s as usize] = span;
+        }
+    }
+    spans
 }
 
 /// The targets of a piece of type `t` of colour `c` on `sq`, walking it over the

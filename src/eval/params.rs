@@ -1,17 +1,19 @@
 //! The evaluation's weights as one flat list of (middlegame, endgame) pairs, in the
 //! order the tuner fits them: the piece terms of type 0, of type 1, ..., then the
-//! global terms. Single-number terms (king danger) use the first number of their
+//! global terms, then the piece-square tables of type 0, of type 1, .... Single-number terms (king danger) use the first number of their
 //! pair. A variant's weights are its weights file's where it gives them and the
 //! generic ones, derived from its pieces, elsewhere.
 
 use super::basis::Basis;
 use super::values;
 use crate::board::Ruleset;
-use crate::variant::weights::{GlobalTerm, PieceTerm, Weights};
+use crate::variant::weights::{GlobalTerm, PieceTerm, Weights, square_cells};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
     pub n: usize,
+    /// Cells of a piece-square table (see [`square_cells`]).
+    pub cells: usize,
     pub w: Vec<[f64; 2]>,
 }
 
@@ -28,18 +30,33 @@ pub fn global_slot(n: usize, term: GlobalTerm) -> usize {
     n * PieceTerm::COUNT + term as usize
 }
 
+/// Where the piece-square weight of type `t` on `cell` lives in the flat list of a
+/// variant with `n` piece types and `cells` cells per table.
+#[inline]
+pub fn square_slot(n: usize, cells: usize, t: usize, cell: usize) -> usize {
+    n * PieceTerm::COUNT + GlobalTerm::COUNT + t * cells + cell
+}
+
 /// Is the slot a single number (a danger term)?
 pub fn is_single(n: usize, slot: usize) -> bool {
-    if slot < n * PieceTerm::COUNT {
+    let globals = n * PieceTerm::COUNT;
+    if slot < globals {
         PieceTerm::ALL[slot % PieceTerm::COUNT].is_danger()
     } else {
-        GlobalTerm::ALL[slot - n * PieceTerm::COUNT].is_single()
+        GlobalTerm::ALL
+            .get(slot - globals)
+            .is_some_and(|term| term.is_single())
     }
 }
 
 impl Params {
-    pub fn len(n: usize) -> usize {
-        n * PieceTerm::COUNT + GlobalTerm::COUNT
+    pub fn len(n: usize, cells: usize) -> usize {
+        n * PieceTerm::COUNT + GlobalTerm::COUNT + n * cells
+    }
+
+    #[inline]
+    pub fn square(&self, t: usize, cell: usize) -> [f64; 2] {
+        self.w[square_slot(self.n, self.cells, t, cell)]
     }
 
     #[inline]
@@ -74,11 +91,18 @@ impl Params {
                 self.w[global_slot(self.n, term)] = [m, e];
             }
         }
+        for (t, cells) in w.square.iter().enumerate().take(self.n) {
+            for (cell, x) in cells.iter().enumerate().take(self.cells) {
+                if let Some([m, e]) = *x {
+                    self.w[square_slot(self.n, self.cells, t, cell)] = [m, e];
+                }
+            }
+        }
     }
 
     /// Every weight, rounded, as a weights file gives them.
     pub fn to_weights(&self, file: &str) -> Weights {
-        let mut w = Weights::empty(file, self.n);
+        let mut w = Weights::empty(file, self.n, self.cells);
         // To a tenth, as the file keeps them.
         let round = |[m, e]: [f64; 2], single: bool| {
             let r = |x: f64| (x * 10.0).round() / 10.0;
@@ -92,6 +116,15 @@ impl Params {
         for term in GlobalTerm::ALL {
             w.global[term as usize] = round(self.global(term), term.is_single());
         }
+        // Piece-square weights where they are not zero (an untuned table is zero).
+        for t in 0..self.n {
+            for cell in 0..self.cells {
+                let x = self.square(t, cell);
+                if x != [0.0, 0.0] {
+                    w.square[t][cell] = round(x, false);
+                }
+            }
+        }
         w
     }
 
@@ -104,9 +137,11 @@ impl Params {
         let v = &rules.variant;
         let g = v.geometry;
         let n = v.num_types();
+        let cells = square_cells(&g);
         let mut p = Params {
             n,
-            w: vec![[0.0; 2]; Params::len(n)],
+            cells,
+            w: vec![[0.0; 2]; Params::len(n, cells)],
         };
         let (value_mg, value_eg) = values::piece_values(rules);
         let drop_game = v.piece_drops;

@@ -452,7 +452,14 @@ pub fn fit(
         train: train.len(),
         held_out: data.held_out().count(),
     };
-    (Params { n, w: p }, report)
+    (
+        Params {
+            n,
+            cells: start.cells,
+            w: p,
+        },
+        report,
+    )
 }
 
 #[cfg(test)]
@@ -471,8 +478,11 @@ r2q1k2/ppNn1pp1/2ppb2r/4Pp1B/3P2P1/1P3n1P/P1Q2P2/R1B2R1K[Nbpp] b - - 1 26;507;0;
 r1b1kbnr/ppp2p1p/3p2p1/8/2B1Pp1N/2NP4/PPP2PPP/n4RK1[Qqrb] w kq - 0 12;-161;0;h4f3
 ";
     /// Passed pawns with free and blocked squares ahead, kings near and far, pawn
-    /// shelters and storms, a bishop pair.
+    /// shelters and storms, a bishop pair, a knight outpost, rooks on open and
+    /// half-open files, a bishop behind its pawn.
     const CHESS: &str = "\
+r4rk1/pp3ppp/3p4/3N4/4P3/8/PPP2PPP/3R1RK1 w - - 0 20;90;1;d1d3
+2r3k1/1b3ppp/pp2p3/8/3B4/1P3N2/P4PPP/2R3K1 b - - 0 24;-5;0.5;c8c1
 8/5pk1/6p1/1P6/P4K2/8/5PP1/8 w - - 0 40;180;1;f4e5
 6k1/1p3ppp/8/2P5/8/1B2B3/5PPP/3b2K1 w - - 0 30;120;0.5;g1f1
 r1bq1rk1/ppp2ppp/2n2n2/3pp3/1bPP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 7;10;0.5;a2a3

@@ -9,7 +9,13 @@
 //! tempo = 18 9            a term of the whole position: middlegame, endgame
 //! value N = 310 295       a term of one piece type (its letter): middlegame, endgame
 //! attacker N = 40         a king-danger term: one number (danger units)
+//! square N c3 = 12 -4     a piece-square term: the piece on a square, White's view
 //! ```
+//!
+//! A piece-square term is a middlegame and an endgame value for a piece of the type
+//! on the square (Black's on the square with the ranks flipped). Tables are
+//! symmetric left to right: a square of the right half sets its mirror image in
+//! the left half (on a chess board, `square N f3` is `square N c3`).
 //!
 //! Terms marked *danger* add up to the king-danger units of a side, which the
 //! evaluation turns into a penalty (quadratic in the middlegame); every other term
@@ -19,6 +25,23 @@
 //! the file leaves out keeps the value the evaluation derives from the pieces.
 
 use super::{LoadError, Variant};
+use crate::types::{Geometry, RankNumbering};
+
+/// The name of the piece-square term.
+const SQUARE_TERM: &str = "square";
+
+/// The cells of a piece-square table on a board: one per square of the left half
+/// (middle file included).
+pub fn square_cells(g: &Geometry) -> usize {
+    (g.files as usize).div_ceil(2) * g.ranks as usize
+}
+
+/// The cell of a square seen from White: its file folded onto the left half.
+pub fn square_cell(g: &Geometry, file: u8, rank: u8) -> usize {
+    let half = (g.files as usize).div_ceil(2);
+    let folded = file.min(g.files - 1 - file) as usize;
+    rank as usize * half + folded
+}
 
 /// A term of one piece type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +54,9 @@ pub enum PieceTerm {
     Mobility,
     /// Per square the piece can move to that no enemy pawn attacks.
     SafeMobility,
+    /// By the square root of the squares the piece can move to (with `mobility`, a
+    /// curve: the first squares count most, a piece with none is all but trapped).
+    MobilityRoot,
     /// By the piece's relative rank, 0 on its first rank to 1 on the last.
     Advance,
     /// By the square of the relative rank.
@@ -44,6 +70,15 @@ pub enum PieceTerm {
     Proximity,
     /// Once for two or more pieces of the type on the board (a bishop pair).
     Pair,
+    /// On a file without pawns (variants with pawns).
+    OpenFile,
+    /// On a file with enemy pawns only.
+    SemiOpenFile,
+    /// On a square in the enemy half that an own pawn protects and no enemy pawn
+    /// can ever attack.
+    Outpost,
+    /// Right behind an own pawn (on the square it advanced from).
+    BehindPawn,
     /// Danger: the piece attacks a square next to the enemy royal piece.
     Attacker,
     /// Danger: a piece of the type can give a safe check by moving.
@@ -106,17 +141,22 @@ pub enum GlobalTerm {
 }
 
 impl PieceTerm {
-    pub const ALL: [PieceTerm; 15] = [
+    pub const ALL: [PieceTerm; 20] = [
         PieceTerm::Value,
         PieceTerm::Hand,
         PieceTerm::Mobility,
         PieceTerm::SafeMobility,
+        PieceTerm::MobilityRoot,
         PieceTerm::Advance,
         PieceTerm::Advance2,
         PieceTerm::Centre,
         PieceTerm::Reach,
         PieceTerm::Proximity,
         PieceTerm::Pair,
+        PieceTerm::OpenFile,
+        PieceTerm::SemiOpenFile,
+        PieceTerm::Outpost,
+        PieceTerm::BehindPawn,
         PieceTerm::Attacker,
         PieceTerm::Check,
         PieceTerm::DropCheck,
@@ -131,12 +171,17 @@ impl PieceTerm {
             PieceTerm::Hand => "hand",
             PieceTerm::Mobility => "mobility",
             PieceTerm::SafeMobility => "safe_mobility",
+            PieceTerm::MobilityRoot => "mobility_root",
             PieceTerm::Advance => "advance",
             PieceTerm::Advance2 => "advance2",
             PieceTerm::Centre => "centre",
             PieceTerm::Reach => "reach",
             PieceTerm::Proximity => "proximity",
             PieceTerm::Pair => "pair",
+            PieceTerm::OpenFile => "open_file",
+            PieceTerm::SemiOpenFile => "semi_open_file",
+            PieceTerm::Outpost => "outpost",
+            PieceTerm::BehindPawn => "behind_pawn",
             PieceTerm::Attacker => "attacker",
             PieceTerm::Check => "check",
             PieceTerm::DropCheck => "drop_check",
@@ -222,6 +267,8 @@ impl GlobalTerm {
 enum Slot {
     Piece(usize, usize),
     Global(usize),
+    /// Type, cell.
+    Square(usize, usize),
 }
 
 /// The weights a file gives: `None` where it leaves a term out. Single-number
@@ -234,22 +281,26 @@ pub struct Weights {
     pub piece: Vec<[Option<[f64; 2]>; PieceTerm::COUNT]>,
     /// Per [`GlobalTerm`].
     pub global: [Option<[f64; 2]>; GlobalTerm::COUNT],
+    /// Per piece type, per cell of its piece-square table (see [`square_cell`]).
+    pub square: Vec<Vec<Option<[f64; 2]>>>,
 }
 
 impl Weights {
     /// No weight given.
-    pub fn empty(file: &str, num_types: usize) -> Weights {
+    pub fn empty(file: &str, num_types: usize, cells: usize) -> Weights {
         Weights {
             file: file.to_string(),
             piece: vec![[None; PieceTerm::COUNT]; num_types],
             global: [None; GlobalTerm::COUNT],
+            square: vec![vec![None; cells]; num_types],
         }
     }
 
     /// Read a weights file for `variant`. Every bad line is one error (file:line,
     /// the key, the value, why); the lines that are right still count.
     pub fn parse(file: &str, text: &str, variant: &Variant) -> (Weights, Vec<LoadError>) {
-        let mut w = Weights::empty(file, variant.num_types());
+        let g = &variant.geometry;
+        let mut w = Weights::empty(file, variant.num_types(), square_cells(g));
         let mut errors = Vec::new();
         let mut seen: Vec<(Slot, usize)> = Vec::new();
         for (i, raw) in text.lines().enumerate() {
@@ -279,11 +330,16 @@ impl Weights {
             let mut words = key.split_whitespace();
             let name = words.next().unwrap_or("");
             let letter = words.next();
+            let square = if name == SQUARE_TERM {
+                words.next()
+            } else {
+                None
+            };
             if words.next().is_some() {
                 errors.push(err(
                     key,
                     value,
-                    "a key is a term name and at most one piece letter",
+                    "a key is a term name and at most one piece letter (a square after it for 'square')",
                 ));
                 continue;
             }
@@ -313,18 +369,33 @@ impl Weights {
                     }
                 }
             };
-            // Which weight the line sets, and its numbers.
-            let target = if let Some(term) = PieceTerm::ALL.iter().find(|t| t.name() == name) {
+            let letter_type = |letter: Option<&str>| -> Result<usize, String> {
                 let mut chars = letter.unwrap_or("").chars();
                 match (chars.next(), chars.next()) {
                     (None, _) => Err("a piece term needs a piece letter".to_string()),
-                    (Some(c), None) => match variant.type_of_letter(c) {
-                        Some(t) => pair(term.is_danger())
-                            .map(|p| (Slot::Piece(t as usize, *term as usize), p)),
-                        None => Err("no piece of the variant has that letter".to_string()),
-                    },
+                    (Some(c), None) => variant
+                        .type_of_letter(c)
+                        .map(|t| t as usize)
+                        .ok_or_else(|| "no piece of the variant has that letter".to_string()),
                     _ => Err("a piece letter is one character".to_string()),
                 }
+            };
+            // Which weight the line sets, and its numbers.
+            let target = if name == SQUARE_TERM {
+                letter_type(letter).and_then(|t| {
+                    let sq = square
+                        .and_then(|s| g.parse_square(s, RankNumbering::FromOne))
+                        .ok_or_else(|| {
+                            "a piece-square term is 'square LETTER SQUARE', e.g. 'square N c3'"
+                                .to_string()
+                        })?;
+                    let cell = square_cell(g, g.file(sq), g.rank(sq));
+                    pair(false).map(|p| (Slot::Square(t, cell), p))
+                })
+            } else if let Some(term) = PieceTerm::ALL.iter().find(|t| t.name() == name) {
+                letter_type(letter).and_then(|t| {
+                    pair(term.is_danger()).map(|p| (Slot::Piece(t, *term as usize), p))
+                })
             } else if let Some(term) = GlobalTerm::ALL.iter().find(|t| t.name() == name) {
                 if letter.is_some() {
                     Err("this term takes no piece letter".to_string())
@@ -353,6 +424,7 @@ impl Weights {
             match slot {
                 Slot::Piece(t, k) => w.piece[t][k] = Some(numbers),
                 Slot::Global(k) => w.global[k] = Some(numbers),
+                Slot::Square(t, cell) => w.square[t][cell] = Some(numbers),
             }
         }
         (w, errors)
@@ -390,6 +462,26 @@ impl Weights {
                         out.push_str(&format!(
                             "{} {letter} = {} {}\n",
                             term.name(),
+                            number(m),
+                            number(e)
+                        ));
+                    }
+                }
+            }
+        }
+        let g = &variant.geometry;
+        for (t, cells) in self.square.iter().enumerate() {
+            if cells.iter().all(Option::is_none) {
+                continue;
+            }
+            out.push('\n');
+            let letter = variant.pieces[t].letter;
+            for rank in 0..g.ranks {
+                for file in 0..g.files.div_ceil(2) {
+                    if let Some([m, e]) = cells[square_cell(g, file, rank)] {
+                        let name = g.name(g.square(file, rank), RankNumbering::FromOne);
+                        out.push_str(&format!(
+                            "{SQUARE_TERM} {letter} {name} = {} {}\n",
                             number(m),
                             number(e)
                         ));
@@ -469,7 +561,7 @@ mobility B = 4 3
             "my/weights.txt:7: [chess] tempo = 1 1: set twice (first on line 1)",
             "my/weights.txt:8: [chess] value N = abc 3: the values must be numbers (like 12, -3.5)",
             "my/weights.txt:9: [chess] value = 1 2: a piece term needs a piece letter",
-            "my/weights.txt:10: [chess] value N B = 1 2: a key is a term name and at most one piece letter",
+            "my/weights.txt:10: [chess] value N B = 1 2: a key is a term name and at most one piece letter (a square after it for 'square')",
             "my/weights.txt:11: [chess] tempo N = 1 2: this term takes no piece letter",
             "my/weights.txt:12: [chess] value N = inf 1: the values must be numbers (like 12, -3.5)",
         ];
@@ -478,5 +570,34 @@ mobility B = 4 3
         let b = v.type_of_letter('b').unwrap() as usize;
         assert_eq!(w.global[GlobalTerm::Tempo as usize], Some([18.0, 9.0]));
         assert_eq!(w.piece[b][PieceTerm::Mobility as usize], Some([4.0, 3.0]));
+    }
+    #[test]
+    fn a_square_term_sets_one_cell_of_a_left_right_symmetric_table() {
+        let v = chess();
+        let g = &v.geometry;
+        let text = "square N c3 = 12 -4\nsquare P h2 = -3 1\nsquare N f3 = 1 1\nsquare N z9 = 1 1\nsquare N = 1 1\nsquare N e4 = 5\n";
+        let (w, errors) = Weights::parse("w.txt", text, &v);
+        let got: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        let want = [
+            "w.txt:3: [chess] square N f3 = 1 1: set twice (first on line 1)",
+            "w.txt:4: [chess] square N z9 = 1 1: a piece-square term is 'square LETTER SQUARE', e.g. 'square N c3'",
+            "w.txt:5: [chess] square N = 1 1: a piece-square term is 'square LETTER SQUARE', e.g. 'square N c3'",
+            "w.txt:6: [chess] square N e4 = 5: this term takes two numbers (middlegame, endgame)",
+        ];
+        assert_eq!(got, want);
+        assert_eq!(square_cells(g), 32);
+        let n = v.type_of_letter('n').unwrap() as usize;
+        let p = v.type_of_letter('p').unwrap() as usize;
+        // c3 and f3 share a cell; h2 is a2's.
+        assert_eq!(square_cell(g, 2, 2), square_cell(g, 5, 2));
+        assert_eq!(w.square[n][square_cell(g, 2, 2)], Some([12.0, -4.0]));
+        assert_eq!(w.square[p][square_cell(g, 0, 1)], Some([-3.0, 1.0]));
+        assert_eq!(w.square[n].iter().flatten().count(), 1);
+        // Written back (left half only), it reads the same.
+        let text = w.to_text(&v, &[]);
+        assert!(text.contains("square N c3 = 12 -4\n") && text.contains("square P a2 = -3 1\n"));
+        let (again, errors) = Weights::parse("w.txt", &text, &v);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(again, w);
     }
 }
