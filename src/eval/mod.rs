@@ -891,6 +891,11 @@ impl Evaluator {
     ) {
         let own = pos.pieces(c);
         for p in self.rules.probes(c, k) {
+            // Royal pieces give no check (and a probe of kings only is done).
+            let mut types = p.types() & !self.rules.royal_types;
+            if types == 0 {
+                continue;
+            }
             let ray = p.ray();
             let mut found = SquareSet::EMPTY;
             match p.kind() {
@@ -948,7 +953,6 @@ impl Evaluator {
             if found.is_empty() {
                 continue;
             }
-            let mut types = p.types() & !self.rules.royal_types;
             while types != 0 {
                 let t = types.trailing_zeros() as usize;
                 types &= types - 1;
