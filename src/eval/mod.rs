@@ -2,11 +2,12 @@
 //! variant: the terms are defined on its pieces, board and rules ([`basis`]), the
 //! weights from its weights file or, where it has none, derived from its pieces
 //! ([`params`]). The terms: material on the board and in hand, pairs, piece-square
-//! terms from geometry (advance, centre, reach), mobility (all squares and those
-//! safe from enemy pawns), closeness to the enemy royal piece, pawn structure,
-//! shelter, storm, passed pawns, and pieces on open files, outposts and behind pawns
-//! where the variant has pawns, threats, tempo, and king
-//! danger from attacks, safe checks (drops included), droppable pieces and
+//! terms from geometry (advance, centre, reach) plus a table per type where the
+//! weights give one (folded into one table at construction), mobility (all squares,
+//! their square root, and those safe from enemy pawns), closeness to the enemy
+//! royal piece, pawn structure, shelter, storm, passed pawns, and pieces on open
+//! files, outposts and behind pawns where the variant has pawns, threats, tempo,
+//! and king danger from attacks, safe checks (drops included), droppable pieces and
 //! defenders, which turns into a penalty quadratic in the middlegame. The result
 //! is tapered between middlegame and endgame by the material left on the board
 //! and in hand, and scaled towards a draw when the side ahead cannot mate.

@@ -1,8 +1,9 @@
 //! The evaluation's weights as one flat list of (middlegame, endgame) pairs, in the
 //! order the tuner fits them: the piece terms of type 0, of type 1, ..., then the
-//! global terms, then the piece-square tables of type 0, of type 1, .... Single-number terms (king danger) use the first number of their
-//! pair. A variant's weights are its weights file's where it gives them and the
-//! generic ones, derived from its pieces, elsewhere.
+//! global terms, then the piece-square tables of type 0, of type 1, .... Single-
+//! number terms (king danger) use the first number of their pair. A variant's
+//! weights are its weights file's where it gives them and the generic ones, derived
+//! from its pieces, elsewhere (an untuned piece-square table is zero).
 
 use super::basis::Basis;
 use super::values;
