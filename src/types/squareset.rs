@@ -88,29 +88,24 @@ impl SquareSet {
     /// The squares of the set numbered `sq` or lower.
     #[inline]
     pub fn at_or_below(&self, sq: Square) -> SquareSet {
-        let (w, top) = ((sq >> 6) as usize, u64::MAX >> (63 - (sq & 63)));
-        let mut out = *self.words();
-        for (i, word) in out.iter_mut().enumerate() {
-            *word &= if i < w {
-                u64::MAX
-            } else if i == w {
-                top
-            } else {
-                0
-            };
-        }
-        SquareSet::from_words(out)
+        self.cut(sq, u64::MAX >> (63 - (sq & 63)), |i, w| i < w)
     }
     /// The squares of the set numbered `sq` or higher.
     #[inline]
     pub fn at_or_above(&self, sq: Square) -> SquareSet {
-        let (w, low) = ((sq >> 6) as usize, u64::MAX << (sq & 63));
+        self.cut(sq, u64::MAX << (sq & 63), |i, w| i > w)
+    }
+    /// The set with the word of `sq` masked by `mask`, the words for which
+    /// `keep(index, index of sq's word)` holds kept whole and the others cleared.
+    #[inline(always)]
+    fn cut(&self, sq: Square, mask: u64, keep: impl Fn(usize, usize) -> bool) -> SquareSet {
+        let w = (sq >> 6) as usize;
         let mut out = *self.words();
         for (i, word) in out.iter_mut().enumerate() {
-            *word &= if i > w {
+            *word &= if i == w {
+                mask
+            } else if keep(i, w) {
                 u64::MAX
-            } else if i == w {
-                low
             } else {
                 0
             };
