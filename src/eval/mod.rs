@@ -5,10 +5,12 @@
 //! terms from geometry (advance, centre, reach) plus a table per type where the
 //! weights give one (folded into one table at construction), mobility (all squares,
 //! their square root, and those safe from enemy pawns), closeness to the enemy
-//! royal piece, pawn structure, shelter, storm, passed pawns, and pieces on open
-//! files, outposts and behind pawns where the variant has pawns, threats, tempo,
-//! and king danger from attacks, safe checks (drops included), droppable pieces and
-//! defenders, which turns into a penalty quadratic in the middlegame. The result
+//! royal piece, pawn structure, shelter, storm, passed pawns, the royal piece's
+//! distance to its pawns, and pieces on open files, outposts and behind pawns where
+//! the variant has pawns, threats (hanging pieces, cheaper attackers, safe pawns and
+//! safe pawn pushes, contested squares), tempo, and king danger from attacks, safe
+//! and unsafe checks (drops included), droppable pieces, defenders and the attacking
+//! types present, which turns into a penalty quadratic in the middlegame. The result
 //! is tapered between middlegame and endgame by the material left on the board
 //! and in hand, and scaled towards a draw when the side ahead cannot mate.
 //!
@@ -82,6 +84,7 @@ struct DangerWeights {
     drop_check: i32,
     hand: i32,
     defender: i32,
+    presence: i32,
 }
 
 /// The variant-derived tables and the evaluation function.
@@ -115,6 +118,8 @@ pub struct Evaluator {
     semi_open_file: Vec<[i32; 2]>,
     outpost: Vec<[i32; 2]>,
     behind_pawn: Vec<[i32; 2]>,
+    /// Per victim type, attacked by a safe enemy pawn (mg, eg).
+    threat_by_pawn: Vec<[i32; 2]>,
     /// Per colour and square: what a pawn of the colour there, or anywhere ahead
     /// of it on its file, attacks (the squares it may one day attack).
     pawn_span: Vec<SquareSet>,
@@ -134,6 +139,9 @@ pub struct Evaluator {
     passed: [[i32; 2]; 16],
     hanging: [i32; 2],
     threat_by_lesser: [i32; 2],
+    pawn_push_threat: [i32; 2],
+    restricted: [i32; 2],
+    king_pawn_distance: [i32; 2],
     shelter: [i32; 2],
     storm: [i32; 2],
     /// Passed pawn with its square ahead empty, and the two royal pieces' distances
@@ -143,6 +151,7 @@ pub struct Evaluator {
     passed_enemy_king: [[i32; 2]; 16],
     king_hits: i32,
     king_weak: i32,
+    king_unsafe_check: i32,
     king_offset: i32,
     king_danger_eg: i32,
     /// Losing all pieces wins (giveaway): material counts against its owner.
@@ -178,13 +187,17 @@ struct Activity<'a> {
     /// the type can move to.
     check_squares: &'a mut [SquareSet],
     checks_reached: &'a mut [SquareSet],
+    /// The pawn maps, where a pawn-related term has a weight.
+    pawns: Option<PawnMaps>,
 }
 
-/// What the pawn-related piece terms read, per colour: the squares its pawns
-/// attack, the squares they may one day attack, and the files they stand on.
+/// What the pawn-related terms read, per colour: the squares its pawns attack,
+/// the squares they may one day attack, the empty squares they can move to, and
+/// the files they stand on.
 struct PawnMaps {
     attacks: [SquareSet; 2],
     reach: [SquareSet; 2],
+    pushes: [SquareSet; 2],
     files: [u32; 2],
     pawn: PieceType,
 }
@@ -259,16 +272,22 @@ impl Evaluator {
         let semi_open_file = per_type(PieceTerm::SemiOpenFile, 1.0);
         let outpost = per_type(PieceTerm::Outpost, 1.0);
         let behind_pawn = per_type(PieceTerm::BehindPawn, 1.0);
+        let threat_by_pawn = per_type(PieceTerm::ThreatByPawn, 1.0);
+        let gw = |term: GlobalTerm| pair(params.global(term));
         let pawn_terms_on = basis.pawn.is_some()
-            && [
+            && ([
                 &safe_mobility,
                 &open_file,
                 &semi_open_file,
                 &outpost,
                 &behind_pawn,
+                &threat_by_pawn,
             ]
             .iter()
-            .any(|ws| ws.iter().any(|w| *w != [0, 0]));
+            .any(|ws| ws.iter().any(|w| *w != [0, 0]))
+                || [GlobalTerm::PawnPushThreat, GlobalTerm::Restricted]
+                    .iter()
+                    .any(|&term| gw(term) != [0, 0]));
         let pawn_span = pawn_spans(rules, basis.pawn);
         let proximity = (0..n)
             .map(|t| {
@@ -288,6 +307,7 @@ impl Evaluator {
                     drop_check: d(PieceTerm::DropCheck),
                     hand: d(PieceTerm::HandDanger),
                     defender: d(PieceTerm::Defender),
+                    presence: d(PieceTerm::Presence),
                 }
             })
             .collect();
@@ -298,7 +318,6 @@ impl Evaluator {
                     .fold(0, |acc, u| acc | 1u64 << u)
             })
             .collect();
-        let gw = |term: GlobalTerm| pair(params.global(term));
         let rank_share = |r: usize| r as f64 / (g.ranks as f64 - 1.0).max(1.0);
         let passed = std::array::from_fn(|r| {
             let x = rank_share(r);
@@ -335,6 +354,7 @@ impl Evaluator {
             semi_open_file,
             outpost,
             behind_pawn,
+            threat_by_pawn,
             pawn_span,
             pawn_terms_on,
             proximity,
@@ -347,6 +367,9 @@ impl Evaluator {
             passed,
             hanging: gw(GlobalTerm::Hanging),
             threat_by_lesser: gw(GlobalTerm::ThreatByLesser),
+            pawn_push_threat: gw(GlobalTerm::PawnPushThreat),
+            restricted: gw(GlobalTerm::Restricted),
+            king_pawn_distance: gw(GlobalTerm::KingPawnDistance),
             shelter: gw(GlobalTerm::Shelter),
             storm: gw(GlobalTerm::Storm),
             passed_free: by_rank(GlobalTerm::PassedFree),
@@ -354,6 +377,7 @@ impl Evaluator {
             passed_enemy_king: by_rank(GlobalTerm::PassedEnemyKing),
             king_hits: gw(GlobalTerm::KingHits)[0],
             king_weak: gw(GlobalTerm::KingWeak)[0],
+            king_unsafe_check: gw(GlobalTerm::KingUnsafeCheck)[0],
             king_offset: gw(GlobalTerm::KingOffset)[0],
             king_danger_eg: gw(GlobalTerm::KingDangerEg)[0],
             material_sign,
@@ -511,6 +535,7 @@ impl Evaluator {
                 attacker_danger: [0; 2],
                 check_squares,
                 checks_reached,
+                pawns: None,
             };
             self.activity(pos, &mut act, &mut mg, &mut eg, tr);
             self.threats(pos, &act, &mut mg, &mut eg, tr);
@@ -525,8 +550,9 @@ impl Evaluator {
     }
 
     /// Doubled, isolated, connected and passed pawns of colour `c` (a passed pawn by
-    /// its rank, its free square ahead and the royal pieces' distances to it), and
-    /// the pawns sheltering its royal piece and storming it.
+    /// its rank, its free square ahead and the royal pieces' distances to it), the
+    /// pawns sheltering its royal piece and storming it, and the royal piece's
+    /// distance to its nearest pawn.
     fn pawn_structure<T: Trace>(
         &self,
         pos: &Position,
@@ -616,9 +642,15 @@ impl Evaluator {
                 }
             }
         }
-        // Shelter and storm: pawns on the royal piece's files, in front of it.
-        let (mut shelter, mut storm) = (0, 0);
+        // Shelter and storm: pawns on the royal piece's files, in front of it; and
+        // how far the royal piece is from its pawns (it must guard them late).
+        let (mut shelter, mut storm, mut pawn_distance) = (0, 0, 0);
         if let Some(k) = own_royal {
+            pawn_distance = ours
+                .iter()
+                .map(|s| self.basis.distance(k, s).min(KING_DISTANCE_MAX) as i32)
+                .min()
+                .unwrap_or(0);
             let (kf, kr) = (g.file(k) as i32, g.relative_rank(k, white) as i32);
             for (set, depth, sum) in [(ours, 2, &mut shelter), (theirs, 3, &mut storm)] {
                 for s in set.iter() {
@@ -635,6 +667,11 @@ impl Evaluator {
             (GlobalTerm::Connected, connected, self.connected),
             (GlobalTerm::Shelter, shelter, self.shelter),
             (GlobalTerm::Storm, storm, self.storm),
+            (
+                GlobalTerm::KingPawnDistance,
+                pawn_distance,
+                self.king_pawn_distance,
+            ),
         ] {
             score[0] += cnt * w[0];
             score[1] += cnt * w[1];
@@ -725,11 +762,12 @@ impl Evaluator {
                 }
             }
         }
-        let pawns = self
+        act.pawns = self
             .basis
             .pawn
             .filter(|_| T::ON || self.pawn_terms_on)
             .map(|p| self.pawn_maps(pos, p, &occ));
+        let pawns = &act.pawns;
         for c in Color::BOTH {
             let ci = c as usize;
             let them = c.flip();
@@ -779,7 +817,7 @@ impl Evaluator {
                         let slot = piece_slot(t, PieceTerm::MobilityRoot);
                         tr.linear(c, slot, root as f32 / 8.0);
                     }
-                    if let Some(maps) = &pawns {
+                    if let Some(maps) = pawns {
                         let piece = (c, t, sq);
                         let [a, b] = self.pawn_piece_terms(pos, maps, piece, &reached, tr);
                         mg[ci] += a;
@@ -816,13 +854,16 @@ impl Evaluator {
         let mut maps = PawnMaps {
             attacks: [SquareSet::EMPTY; 2],
             reach: [SquareSet::EMPTY; 2],
+            pushes: [SquareSet::EMPTY; 2],
             files: [0; 2],
             pawn: p,
         };
         for c in Color::BOTH {
             let ci = c as usize;
             for sq in pos.pieces_of(c, p).iter() {
-                maps.attacks[ci] |= piece_targets(&self.rules, c, p, sq, occ).captures;
+                let targets = piece_targets(&self.rules, c, p, sq, occ);
+                maps.attacks[ci] |= targets.captures;
+                maps.pushes[ci] |= targets.moves.minus(occ);
                 maps.reach[ci] |= self.pawn_span[ci * 256 + sq as usize];
                 maps.files[ci] |= 1 << g.file(sq);
             }
@@ -963,7 +1004,9 @@ impl Evaluator {
     }
 
     /// Enemy pieces attacked and not defended, and those attacked by cheaper pieces,
-    /// weighed by their estimated value.
+    /// weighed by their estimated value; the squares where the enemy's moves are
+    /// contested; with pawns, the pieces safe pawns attack or would attack after a
+    /// safe push.
     fn threats<T: Trace>(
         &self,
         pos: &Position,
@@ -978,6 +1021,21 @@ impl Evaluator {
             let theirs = pos.pieces(c.flip()).minus(&royal);
             let ours = act.attacks[ci].or(&act.royal_attacks[ci]);
             let defended = act.attacks[ti].or(&act.royal_attacks[ti]);
+            if let Some(maps) = &act.pawns {
+                let [a, b] = self.pawn_threats(pos, c, maps, &ours, &defended, tr);
+                mg[ci] += a;
+                eg[ci] += b;
+            }
+            if T::ON || self.restricted != [0, 0] {
+                let mut contested = defended.and(&ours);
+                if let Some(maps) = &act.pawns {
+                    contested = contested.minus(&maps.attacks[ti]);
+                }
+                let k = count(&contested);
+                mg[ci] += self.restricted[0] * k;
+                eg[ci] += self.restricted[1] * k;
+                tr.linear(c, global_slot(self.n, GlobalTerm::Restricted), k as f32);
+            }
             let hanging = theirs.and(&ours).minus(&defended);
             for (set, w, term) in [
                 (hanging, self.hanging, GlobalTerm::Hanging),
@@ -999,6 +1057,57 @@ impl Evaluator {
                 tr.linear(c, global_slot(self.n, term), worth as f32 / 100.0);
             }
         }
+    }
+
+    /// The enemy pieces (not pawns, not royal) that colour `c`'s safe pawns attack,
+    /// by type, and those a safe pawn push would attack. A pawn or a push square is
+    /// safe when the enemy does not attack it or we defend it (`ours`: our attacks,
+    /// `theirs_att`: the enemy's).
+    fn pawn_threats<T: Trace>(
+        &self,
+        pos: &Position,
+        c: Color,
+        maps: &PawnMaps,
+        ours: &SquareSet,
+        theirs_att: &SquareSet,
+        tr: &mut T,
+    ) -> [i32; 2] {
+        let (ci, ti) = (c as usize, c.flip() as usize);
+        let p = maps.pawn;
+        let occ = pos.occupied() | pos.walls();
+        let victims = pos
+            .pieces(c.flip())
+            .minus(&pos.royals(c.flip()))
+            .minus(&pos.pieces_of(c.flip(), p));
+        let mut score = [0, 0];
+        let attacked = victims.and(&maps.attacks[ci]);
+        if !attacked.is_empty() {
+            let unsafe_squares = theirs_att.minus(ours);
+            let mut safe_attacks = SquareSet::EMPTY;
+            for sq in pos.pieces_of(c, p).minus(&unsafe_squares).iter() {
+                safe_attacks |= piece_targets(&self.rules, c, p, sq, &occ).captures;
+            }
+            for v in attacked.and(&safe_attacks).iter() {
+                let u = pos.piece_at(v).kind() as usize;
+                score[0] += self.threat_by_pawn[u][0];
+                score[1] += self.threat_by_pawn[u][1];
+                tr.linear(c, piece_slot(u, PieceTerm::ThreatByPawn), 1.0);
+            }
+        }
+        if (T::ON || self.pawn_push_threat != [0, 0]) && !victims.is_empty() {
+            let pushes = maps.pushes[ci]
+                .minus(&maps.attacks[ti])
+                .minus(&theirs_att.minus(ours));
+            let mut reach = SquareSet::EMPTY;
+            for sq in pushes.iter() {
+                reach |= piece_targets(&self.rules, c, p, sq, &occ).captures;
+            }
+            let k = count(&reach.and(&victims));
+            score[0] += self.pawn_push_threat[0] * k;
+            score[1] += self.pawn_push_threat[1] * k;
+            tr.linear(c, global_slot(self.n, GlobalTerm::PawnPushThreat), k as f32);
+        }
+        score
     }
 
     /// The danger to the royal piece of colour `c` (attacks near it, safe checks,
@@ -1030,12 +1139,18 @@ impl Evaluator {
         if self.checks {
             // Safe: not attacked by the defender (its royal piece included).
             let safe = g.all().minus(&act.attacks[ci].or(&act.royal_attacks[ci]));
+            let mut unsafe_checks = 0;
             for t in 0..n {
-                if act.checks_reached[ti * n + t].intersects(&safe) {
+                let reached = &act.checks_reached[ti * n + t];
+                if reached.intersects(&safe) {
                     danger += self.danger[t].check;
                     tr.danger(c, piece_slot(t, PieceTerm::Check), 1.0);
+                } else if !reached.is_empty() {
+                    unsafe_checks += 1;
                 }
             }
+            danger += self.king_unsafe_check * unsafe_checks;
+            tr.danger(c, slot(GlobalTerm::KingUnsafeCheck), unsafe_checks as f32);
             if self.drop_game {
                 let empty = g.all().minus(&pos.occupied());
                 for t in 0..n {
@@ -1057,6 +1172,14 @@ impl Evaluator {
                         tr.danger(c, piece_slot(t, PieceTerm::HandDanger), h as f32);
                     }
                 }
+            }
+        }
+        for t in 0..n {
+            if self.rules.royal_types & 1u64 << t == 0
+                && !pos.pieces_of(them, t as PieceType).is_empty()
+            {
+                danger += self.danger[t].presence;
+                tr.danger(c, piece_slot(t, PieceTerm::Presence), 1.0);
             }
         }
         for s in zone.and(&pos.pieces(c)).iter() {

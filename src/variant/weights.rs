@@ -79,6 +79,9 @@ pub enum PieceTerm {
     Outpost,
     /// Right behind an own pawn (on the square it advanced from).
     BehindPawn,
+    /// Per piece of the type attacked by a safe enemy pawn (one not attacked, or
+    /// defended): the pawn's bonus, by its victim's type.
+    ThreatByPawn,
     /// Danger: the piece attacks a square next to the enemy royal piece.
     Attacker,
     /// Danger: a piece of the type can give a safe check by moving.
@@ -90,6 +93,9 @@ pub enum PieceTerm {
     HandDanger,
     /// Danger (usually negative): per own piece of the type next to the royal piece.
     Defender,
+    /// Danger: the enemy has a piece of the type on the board (the attacker
+    /// that matters most, a chess queen, makes every other attack worse).
+    Presence,
 }
 
 /// A term of the whole position.
@@ -124,11 +130,21 @@ pub enum GlobalTerm {
     PassedOwnKing,
     /// The same with the enemy royal piece's distance.
     PassedEnemyKing,
+    /// Per enemy piece (not royal, not a pawn) that a safe pawn push would attack.
+    PawnPushThreat,
+    /// Per square the enemy attacks, that we attack too and no enemy pawn holds:
+    /// the enemy pieces' moves there are contested.
+    Restricted,
+    /// The distance from the royal piece to its nearest own pawn (at most 5).
+    KingPawnDistance,
     /// Danger: per attack on a square next to the enemy royal piece.
     KingHits,
     /// Danger: per square next to the enemy royal piece that we attack and the
     /// enemy does not defend.
     KingWeak,
+    /// Danger: per piece type that can check the royal piece, but only on squares
+    /// the defender holds.
+    KingUnsafeCheck,
     /// Danger: a constant (usually negative: a few attacks are harmless).
     KingOffset,
     /// The endgame penalty per danger unit, in 64ths of a centipawn.
@@ -141,7 +157,7 @@ pub enum GlobalTerm {
 }
 
 impl PieceTerm {
-    pub const ALL: [PieceTerm; 20] = [
+    pub const ALL: [PieceTerm; 22] = [
         PieceTerm::Value,
         PieceTerm::Hand,
         PieceTerm::Mobility,
@@ -157,11 +173,13 @@ impl PieceTerm {
         PieceTerm::SemiOpenFile,
         PieceTerm::Outpost,
         PieceTerm::BehindPawn,
+        PieceTerm::ThreatByPawn,
         PieceTerm::Attacker,
         PieceTerm::Check,
         PieceTerm::DropCheck,
         PieceTerm::HandDanger,
         PieceTerm::Defender,
+        PieceTerm::Presence,
     ];
     pub const COUNT: usize = PieceTerm::ALL.len();
 
@@ -182,11 +200,13 @@ impl PieceTerm {
             PieceTerm::SemiOpenFile => "semi_open_file",
             PieceTerm::Outpost => "outpost",
             PieceTerm::BehindPawn => "behind_pawn",
+            PieceTerm::ThreatByPawn => "threat_by_pawn",
             PieceTerm::Attacker => "attacker",
             PieceTerm::Check => "check",
             PieceTerm::DropCheck => "drop_check",
             PieceTerm::HandDanger => "hand_danger",
             PieceTerm::Defender => "defender",
+            PieceTerm::Presence => "presence",
         }
     }
 
@@ -199,12 +219,13 @@ impl PieceTerm {
                 | PieceTerm::DropCheck
                 | PieceTerm::HandDanger
                 | PieceTerm::Defender
+                | PieceTerm::Presence
         )
     }
 }
 
 impl GlobalTerm {
-    pub const ALL: [GlobalTerm; 18] = [
+    pub const ALL: [GlobalTerm; 22] = [
         GlobalTerm::Tempo,
         GlobalTerm::Doubled,
         GlobalTerm::Isolated,
@@ -218,8 +239,12 @@ impl GlobalTerm {
         GlobalTerm::PassedFree,
         GlobalTerm::PassedOwnKing,
         GlobalTerm::PassedEnemyKing,
+        GlobalTerm::PawnPushThreat,
+        GlobalTerm::Restricted,
+        GlobalTerm::KingPawnDistance,
         GlobalTerm::KingHits,
         GlobalTerm::KingWeak,
+        GlobalTerm::KingUnsafeCheck,
         GlobalTerm::KingOffset,
         GlobalTerm::KingDangerEg,
         GlobalTerm::LazyMargin,
@@ -241,8 +266,12 @@ impl GlobalTerm {
             GlobalTerm::PassedFree => "passed_free",
             GlobalTerm::PassedOwnKing => "passed_own_king",
             GlobalTerm::PassedEnemyKing => "passed_enemy_king",
+            GlobalTerm::PawnPushThreat => "pawn_push_threat",
+            GlobalTerm::Restricted => "restricted",
+            GlobalTerm::KingPawnDistance => "king_pawn_distance",
             GlobalTerm::KingHits => "king_hits",
             GlobalTerm::KingWeak => "king_weak",
+            GlobalTerm::KingUnsafeCheck => "king_unsafe_check",
             GlobalTerm::KingOffset => "king_offset",
             GlobalTerm::KingDangerEg => "king_danger_eg",
             GlobalTerm::LazyMargin => "lazy_margin",
@@ -255,6 +284,7 @@ impl GlobalTerm {
             self,
             GlobalTerm::KingHits
                 | GlobalTerm::KingWeak
+                | GlobalTerm::KingUnsafeCheck
                 | GlobalTerm::KingOffset
                 | GlobalTerm::KingDangerEg
                 | GlobalTerm::LazyMargin
