@@ -32,6 +32,7 @@ use basis::{Basis, SQUARE_FEATURES};
 use params::{Params, global_slot, piece_slot, square_slot};
 use std::cell::RefCell;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use trace::{NoTrace, Trace};
 
 /// Largest phase value: all starting material on the board or in hand.
@@ -89,6 +90,8 @@ struct DangerWeights {
 
 /// The variant-derived tables and the evaluation function.
 pub struct Evaluator {
+    /// Unique per evaluator: keys its pawn-cache entries.
+    id: u64,
     rules: Arc<Ruleset>,
     basis: Basis,
     params: Params,
@@ -163,7 +166,40 @@ pub struct Evaluator {
     lazy_margin: i32,
 }
 
+/// Entries of a thread's pawn cache (a power of two).
+const PAWN_CACHE_SIZE: usize = 4096;
+
+/// One colour's pawn-structure score and its passed pawns.
+#[derive(Clone, Copy)]
+struct PawnScore {
+    score: [i32; 2],
+    passed: SquareSet,
+}
+
+/// A pawn-cache entry: the key of [`Evaluator::pawn_key`] (0: empty) and both
+/// colours' pawn structure.
+#[derive(Clone, Copy)]
+struct PawnEntry {
+    key: u64,
+    scores: [PawnScore; 2],
+}
+
+impl PawnEntry {
+    const EMPTY: PawnEntry = PawnEntry {
+        key: 0,
+        scores: [PawnScore {
+            score: [0, 0],
+            passed: SquareSet::EMPTY,
+        }; 2],
+    };
+}
+
+/// Tells evaluators apart in the pawn cache (threads outlive evaluators).
+static NEXT_EVALUATOR_ID: AtomicU64 = AtomicU64::new(1);
+
 thread_local! {
+    /// The pawn structures met lately: they change far less often than the position.
+    static PAWN_CACHE: RefCell<Vec<PawnEntry>> = const { RefCell::new(Vec::new()) };
     /// The per-type square sets of [`Activity`], kept between evaluations: the hot
     /// path neither allocates nor clears more than the variant's types (a fixed
     /// array for every possible type would be kilobytes to clear per evaluation).
@@ -338,6 +374,7 @@ impl Evaluator {
         };
         let drop_game = v.piece_drops;
         Evaluator {
+            id: NEXT_EVALUATOR_ID.fetch_add(1, Ordering::Relaxed),
             rules: rules.clone(),
             n,
             cells: params.cells,
@@ -505,10 +542,12 @@ impl Evaluator {
         tr.linear(stm, global_slot(n, GlobalTerm::Tempo), 1.0);
 
         if let Some(p) = self.basis.pawn {
+            let scores = self.pawn_scores(pos, p, tr);
             for c in Color::BOTH {
-                let [a, b] = self.pawn_structure(pos, c, p, tr);
-                mg[c as usize] += a;
-                eg[c as usize] += b;
+                let PawnScore { score, passed } = &scores[c as usize];
+                let [a, b] = self.passed_free(pos, c, passed, tr);
+                mg[c as usize] += score[0] + a;
+                eg[c as usize] += score[1] + b;
             }
         }
         self.goals(pos, &mut mg, &mut eg, tr);
@@ -550,20 +589,25 @@ impl Evaluator {
     }
 
     /// Doubled, isolated, connected and passed pawns of colour `c` (a passed pawn by
-    /// its rank, its free square ahead and the royal pieces' distances to it), the
+    /// its rank and the royal pieces' distances to the square ahead of it), the
     /// pawns sheltering its royal piece and storming it, and the royal piece's
-    /// distance to its nearest pawn.
+    /// distance to its nearest pawn; and the passed pawns. What it reads are the
+    /// pawns and the royal pieces only: the pawn cache depends on it.
     fn pawn_structure<T: Trace>(
         &self,
         pos: &Position,
         c: Color,
         p: PieceType,
         tr: &mut T,
-    ) -> [i32; 2] {
+    ) -> PawnScore {
         let g = self.rules.variant.geometry;
         let ours = pos.pieces_of(c, p);
+        let mut passed_set = SquareSet::EMPTY;
         if ours.is_empty() {
-            return [0, 0];
+            return PawnScore {
+                score: [0, 0],
+                passed: passed_set,
+            };
         }
         let theirs = pos.pieces_of(c.flip(), p);
         let white = c == Color::White;
@@ -588,7 +632,7 @@ impl Evaluator {
         }
         let (mut doubled, mut isolated, mut connected) = (0, 0, 0);
         let (mut passed, mut passed2) = (0.0f32, 0.0f32);
-        let (mut passed_free, mut passed_own, mut passed_enemy) = (0.0f32, 0.0f32, 0.0f32);
+        let (mut passed_own, mut passed_enemy) = (0.0f32, 0.0f32);
         let own_royal = pos.royals(c).first();
         let enemy_royal = pos.royals(c.flip()).first();
         let ahead = if white { 1 } else { -1 };
@@ -613,6 +657,7 @@ impl Evaluator {
             let r = g.relative_rank(s, white) as i32;
             let blocked = enemy_front[f..f + 3].iter().any(|&x| x > r);
             if !blocked {
+                passed_set.insert(s);
                 let ri = r as usize;
                 let [a, b] = self.passed[ri];
                 score[0] += a;
@@ -623,11 +668,6 @@ impl Evaluator {
                     passed2 += x * x;
                 }
                 if let Some(stop) = g.offset(s, 0, ahead) {
-                    if !pos.occupied().contains(stop) {
-                        score[0] += self.passed_free[ri][0];
-                        score[1] += self.passed_free[ri][1];
-                        passed_free += x;
-                    }
                     for (royal, w, sum) in [
                         (own_royal, &self.passed_own_king, &mut passed_own),
                         (enemy_royal, &self.passed_enemy_king, &mut passed_enemy),
@@ -679,7 +719,6 @@ impl Evaluator {
         }
         tr.linear(c, global_slot(self.n, GlobalTerm::Passed), passed);
         tr.linear(c, global_slot(self.n, GlobalTerm::Passed2), passed2);
-        tr.linear(c, global_slot(self.n, GlobalTerm::PassedFree), passed_free);
         tr.linear(
             c,
             global_slot(self.n, GlobalTerm::PassedOwnKing),
@@ -690,6 +729,84 @@ impl Evaluator {
             global_slot(self.n, GlobalTerm::PassedEnemyKing),
             passed_enemy,
         );
+        PawnScore {
+            score,
+            passed: passed_set,
+        }
+    }
+
+    /// The pawn structure of both colours (see [`Self::pawn_structure`]) without
+    /// the free-square term, from the thread's pawn cache when the pawns and the
+    /// royal pieces stand where they stood (never when tracing).
+    fn pawn_scores<T: Trace>(&self, pos: &Position, p: PieceType, tr: &mut T) -> [PawnScore; 2] {
+        if T::ON {
+            return [
+                self.pawn_structure(pos, Color::White, p, tr),
+                self.pawn_structure(pos, Color::Black, p, tr),
+            ];
+        }
+        let key = self.pawn_key(pos, p);
+        let slot = (key >> 52) as usize & (PAWN_CACHE_SIZE - 1);
+        PAWN_CACHE.with_borrow_mut(|cache| {
+            if cache.is_empty() {
+                cache.resize(PAWN_CACHE_SIZE, PawnEntry::EMPTY);
+            }
+            let entry = &mut cache[slot];
+            if entry.key != key {
+                *entry = PawnEntry {
+                    key,
+                    scores: [
+                        self.pawn_structure(pos, Color::White, p, tr),
+                        self.pawn_structure(pos, Color::Black, p, tr),
+                    ],
+                };
+            }
+            entry.scores
+        })
+    }
+
+    /// What the pawn structure depends on, hashed: this evaluator, both colours'
+    /// pawns and royal pieces.
+    #[inline]
+    fn pawn_key(&self, pos: &Position, p: PieceType) -> u64 {
+        const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut h = self.id.wrapping_mul(MUL);
+        for c in Color::BOTH {
+            for set in [pos.pieces_of(c, p), pos.royals(c)] {
+                for &w in set.0.data.iter() {
+                    h = (h ^ w).wrapping_mul(MUL).rotate_left(29);
+                }
+            }
+        }
+        h | 1
+    }
+
+    /// The free-square term of colour `c`'s passed pawns: the square ahead is empty.
+    fn passed_free<T: Trace>(
+        &self,
+        pos: &Position,
+        c: Color,
+        passed: &SquareSet,
+        tr: &mut T,
+    ) -> [i32; 2] {
+        let g = self.rules.variant.geometry;
+        let white = c == Color::White;
+        let ahead = if white { 1 } else { -1 };
+        let last = (g.ranks as f32 - 1.0).max(1.0);
+        let mut score = [0, 0];
+        let mut sum = 0.0f32;
+        for s in passed.iter() {
+            let Some(stop) = g.offset(s, 0, ahead) else {
+                continue;
+            };
+            if !pos.occupied().contains(stop) {
+                let ri = g.relative_rank(s, white) as usize;
+                score[0] += self.passed_free[ri][0];
+                score[1] += self.passed_free[ri][1];
+                sum += ri as f32 / last;
+            }
+        }
+        tr.linear(c, global_slot(self.n, GlobalTerm::PassedFree), sum);
         score
     }
 
@@ -1353,5 +1470,31 @@ mod tests {
         assert!(v('p') < v('n') && v('n') <= v('b') + 60 && v('b') < v('r') && v('r') < v('q'));
         let pos = Position::start(&rules);
         assert_eq!(e.evaluate(&pos), e.tempo[0]);
+    }
+
+    /// The pawn cache changes no score: positions with the same pawns and royal
+    /// pieces but other pieces (the free-square term reads those), evaluated in
+    /// turn, and the same positions under another variant's evaluator on the same
+    /// thread, score as a traced evaluation (which bypasses the cache) does.
+    #[test]
+    fn the_pawn_cache_changes_no_score() {
+        let set = VariantSet::builtin(crate::board::check_variant);
+        let fens = [
+            "4k3/8/3P4/8/8/8/5PPP/4K3 w - - 0 1",
+            "4k3/3n4/3P4/8/8/8/5PPP/4K3 w - - 0 1",
+            "4k3/3n4/3P4/8/8/2B5/5PPP/4K3 b - - 0 1",
+            "4k3/8/3P4/8/8/8/5PPP/4K3 w - - 0 1",
+        ];
+        for variant in ["chess", "crazyhouse", "chess"] {
+            let rules = Ruleset::new(set.get(variant).unwrap());
+            let e = Evaluator::new(&rules);
+            for fen in fens {
+                let pos = Position::from_fen(&rules, fen).unwrap();
+                let mut trace = crate::eval::trace::Recorded::default();
+                let traced = e.evaluate_traced(&pos, -LAZY_OFF, LAZY_OFF, &mut trace).0;
+                assert_eq!(e.evaluate(&pos), traced, "{variant} {fen}");
+                assert_eq!(e.evaluate(&pos), traced, "{variant} {fen}");
+            }
+        }
     }
 }
