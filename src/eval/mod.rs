@@ -123,6 +123,8 @@ pub struct Evaluator {
     behind_pawn: Vec<[i32; 2]>,
     /// Per victim type, attacked by a safe enemy pawn (mg, eg).
     threat_by_pawn: Vec<[i32; 2]>,
+    /// Some type has a `threat_by_pawn` weight (else its walks are skipped).
+    threat_by_pawn_on: bool,
     /// Per colour and square: what a pawn of the colour there, or anywhere ahead
     /// of it on its file, attacks (the squares it may one day attack).
     pawn_span: Vec<SquareSet>,
@@ -391,6 +393,7 @@ impl Evaluator {
             semi_open_file,
             outpost,
             behind_pawn,
+            threat_by_pawn_on: threat_by_pawn.iter().any(|w| *w != [0, 0]),
             threat_by_pawn,
             pawn_span,
             pawn_terms_on,
@@ -1198,7 +1201,7 @@ impl Evaluator {
             .minus(&pos.pieces_of(c.flip(), p));
         let mut score = [0, 0];
         let attacked = victims.and(&maps.attacks[ci]);
-        if !attacked.is_empty() {
+        if (T::ON || self.threat_by_pawn_on) && !attacked.is_empty() {
             let unsafe_squares = theirs_att.minus(ours);
             let mut safe_attacks = SquareSet::EMPTY;
             for sq in pos.pieces_of(c, p).minus(&unsafe_squares).iter() {
