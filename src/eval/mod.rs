@@ -54,7 +54,6 @@ const DRAWISH_EDGE: i32 = 400;
 /// piece, and with more.
 const DRAWISH_SCALE: [i32; 2] = [0, 16];
 
-/// The square features are the piece terms from `Advance` on, in order.
 /// `8·√k`, rounded down, for the mobility curve (a piece reaches fewer squares).
 const ROOT_EIGHTHS: [i32; 129] = {
     let mut t = [0; 129];
@@ -69,6 +68,7 @@ const ROOT_EIGHTHS: [i32; 129] = {
     }
     t
 };
+/// The square features are the piece terms from `Advance` on, in order.
 const FIRST_SQUARE_TERM: PieceTerm = PieceTerm::Advance;
 const _: () = {
     assert!(PieceTerm::Advance2 as usize == FIRST_SQUARE_TERM as usize + 1);
