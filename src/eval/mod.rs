@@ -196,12 +196,40 @@ impl PawnEntry {
     };
 }
 
-/// Tells evaluators apart in the pawn cache (threads outlive evaluators).
+/// Entries of a thread's evaluation cache (a power of two).
+const EVAL_CACHE_SIZE: usize = 1 << 16;
+
+/// No value in an evaluation-cache entry.
+const EVAL_UNKNOWN: i32 = i32::MIN;
+
+/// An evaluation-cache entry: the position key mixed with the evaluator's id (0:
+/// empty), the cheap part's score (for the lazy exit; `EVAL_UNKNOWN` where that
+/// exit does not apply) and the full score, if it was computed.
+#[derive(Clone, Copy)]
+struct EvalEntry {
+    key: u64,
+    lazy: i32,
+    full: i32,
+}
+
+impl EvalEntry {
+    const EMPTY: EvalEntry = EvalEntry {
+        key: 0,
+        lazy: EVAL_UNKNOWN,
+        full: EVAL_UNKNOWN,
+    };
+}
+
+/// Tells evaluators apart in the caches (threads outlive evaluators).
 static NEXT_EVALUATOR_ID: AtomicU64 = AtomicU64::new(1);
 
 thread_local! {
     /// The pawn structures met lately: they change far less often than the position.
     static PAWN_CACHE: RefCell<Vec<PawnEntry>> = const { RefCell::new(Vec::new()) };
+    /// The positions evaluated lately: the search meets a position again where the
+    /// transposition table kept no evaluation of it (quiescence's stand-pat cuts,
+    /// nodes pruned before they store anything).
+    static EVAL_CACHE: RefCell<Vec<EvalEntry>> = const { RefCell::new(Vec::new()) };
     /// The per-type square sets of [`Activity`], kept between evaluations: the hot
     /// path neither allocates nor clears more than the variant's types (a fixed
     /// array for every possible type would be kilobytes to clear per evaluation).
@@ -468,7 +496,37 @@ impl Evaluator {
     /// positions far outside it get the cheap part of the evaluation only. The flag
     /// is false for such a cheap (lazy) value.
     pub fn evaluate_window(&self, pos: &Position, alpha: i32, beta: i32) -> (i32, bool) {
-        self.evaluate_traced(pos, alpha, beta, &mut NoTrace)
+        const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
+        let key = (pos.key() ^ self.id.wrapping_mul(MUL)) | 1;
+        let slot = key as usize & (EVAL_CACHE_SIZE - 1);
+        let hit = EVAL_CACHE.with_borrow_mut(|cache| {
+            if cache.is_empty() {
+                cache.resize(EVAL_CACHE_SIZE, EvalEntry::EMPTY);
+            }
+            let e = cache[slot];
+            (e.key == key).then_some(e)
+        });
+        if let Some(e) = hit {
+            if e.lazy != EVAL_UNKNOWN
+                && (alpha > -LAZY_OFF || beta < LAZY_OFF)
+                && (e.lazy + self.lazy_margin <= alpha || e.lazy - self.lazy_margin >= beta)
+            {
+                return (e.lazy, false);
+            }
+            if e.full != EVAL_UNKNOWN {
+                return (e.full, true);
+            }
+        }
+        let mut parts = Parts::default();
+        let (score, full) = self.evaluate_parts(pos, alpha, beta, &mut NoTrace, &mut parts);
+        EVAL_CACHE.with_borrow_mut(|cache| {
+            cache[slot] = EvalEntry {
+                key,
+                lazy: parts.lazy,
+                full: if full { score } else { EVAL_UNKNOWN },
+            }
+        });
+        (score, full)
     }
 
     /// The evaluation, reporting every weight's coefficient to `trace` (a tracing
@@ -479,6 +537,19 @@ impl Evaluator {
         alpha: i32,
         beta: i32,
         tr: &mut T,
+    ) -> (i32, bool) {
+        self.evaluate_parts(pos, alpha, beta, tr, &mut Parts::default())
+    }
+
+    /// The evaluation (see [`Self::evaluate_traced`]), leaving in `parts` the
+    /// score of its cheap part, the one the lazy exit reads.
+    fn evaluate_parts<T: Trace>(
+        &self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        tr: &mut T,
+        parts: &mut Parts,
     ) -> (i32, bool) {
         let n = self.n;
         let stm = pos.side_to_move();
@@ -558,9 +629,12 @@ impl Evaluator {
         // Lazy exit: far outside the window, the rest cannot bring the score back
         // (quiescence asks with its alpha-beta window).
         let phase = (phase * PHASE_MAX / self.basis.phase_total).min(PHASE_MAX);
-        if !T::ON && (alpha > -LAZY_OFF || beta < LAZY_OFF) {
+        if !T::ON {
             let lazy = taper(&mg, &eg, phase, SCALE_ONE, stm);
-            if lazy + self.lazy_margin <= alpha || lazy - self.lazy_margin >= beta {
+            parts.lazy = lazy;
+            if (alpha > -LAZY_OFF || beta < LAZY_OFF)
+                && (lazy + self.lazy_margin <= alpha || lazy - self.lazy_margin >= beta)
+            {
                 return (lazy, false);
             }
         }
@@ -1352,6 +1426,19 @@ impl Evaluator {
     }
 }
 
+/// What an evaluation leaves beside its score.
+struct Parts {
+    /// The score of the part before the lazy exit (`EVAL_UNKNOWN` where there is
+    /// no such exit).
+    lazy: i32,
+}
+
+impl Default for Parts {
+    fn default() -> Self {
+        Parts { lazy: EVAL_UNKNOWN }
+    }
+}
+
 /// Material counts per colour, for the endgame scale.
 #[derive(Default)]
 struct Material {
@@ -1497,6 +1584,42 @@ mod tests {
                 let traced = e.evaluate_traced(&pos, -LAZY_OFF, LAZY_OFF, &mut trace).0;
                 assert_eq!(e.evaluate(&pos), traced, "{variant} {fen}");
                 assert_eq!(e.evaluate(&pos), traced, "{variant} {fen}");
+            }
+        }
+    }
+
+    /// The evaluation cache answers what an evaluation would: the full score once
+    /// known, and the lazy exit for windows far from it, in any order of windows.
+    #[test]
+    fn the_eval_cache_changes_no_score() {
+        let set = VariantSet::builtin(crate::board::check_variant);
+        let fens = [
+            "4k3/8/3P4/8/8/8/5PPP/4K3 w - - 0 1",
+            "r3k3/3n4/3P4/8/8/2B5/5PPP/4K3 b - - 0 1",
+        ];
+        let windows = [
+            (-LAZY_OFF, LAZY_OFF),
+            (2000, 2001),
+            (-3000, -2999),
+            (-1, 1),
+            (2000, 2001),
+        ];
+        for variant in ["chess", "crazyhouse"] {
+            let rules = Ruleset::new(set.get(variant).unwrap());
+            let cached = Evaluator::new(&rules);
+            for fen in fens {
+                let pos = Position::from_fen(&rules, fen).unwrap();
+                for order in [
+                    windows,
+                    [windows[1], windows[2], windows[0], windows[3], windows[4]],
+                ] {
+                    for (alpha, beta) in order {
+                        // A new evaluator has no cache entries.
+                        let fresh = Evaluator::new(&rules).evaluate_window(&pos, alpha, beta);
+                        let got = cached.evaluate_window(&pos, alpha, beta);
+                        assert_eq!(got, fresh, "{variant} {fen} ({alpha}, {beta})");
+                    }
+                }
             }
         }
     }
