@@ -47,6 +47,18 @@ pub struct Basis {
     pub drop_squares: [Vec<SquareSet>; 2],
     /// Pawn structure applies to this type (a pawn that promotes straight ahead).
     pub pawn: Option<PieceType>,
+    /// Per type: its pieces keep to the squares of one colour (a bishop).
+    pub colour_bound: Vec<bool>,
+    /// The squares of each colour (by the parity of file plus rank).
+    pub square_colours: [SquareSet; 2],
+    /// Per colour and square (index `colour * 256 + square`) of a royal piece: its
+    /// flank (its file and two on each side) in the colour's own half.
+    pub flank_camp: Vec<SquareSet>,
+    /// Per square of a royal piece: its flank on every rank.
+    pub flank: Vec<SquareSet>,
+    /// Per colour: the space area, the central files (all but two on each side)
+    /// of its second rank up to the rank before the middle.
+    pub space_area: [SquareSet; 2],
 }
 
 impl Basis {
@@ -176,6 +188,58 @@ impl Basis {
                     .any(|st| st.mode().contains(StepMode::MOVE))
         });
 
+        let colour_bound = (0..n)
+            .map(|t| {
+                let tt = t as PieceType;
+                let mut moves = false;
+                // (A multi-leg move may end anywhere: such a piece is not bound.)
+                let bound = g.squares().all(|s| {
+                    let targets =
+                        super::piece_targets(rules, Color::White, tt, s, &SquareSet::EMPTY);
+                    let all = targets.moves.or(&targets.captures);
+                    moves |= !all.is_empty();
+                    targets.multi == 0 && all.iter().all(|x| parity(&g, x) == parity(&g, s))
+                });
+                bound && moves && !pawnlike[t] && !v.pieces[t].royal
+            })
+            .collect();
+        let mut square_colours = [SquareSet::EMPTY; 2];
+        for s in g.squares() {
+            square_colours[parity(&g, s)].insert(s);
+        }
+        let camp_ranks = (g.ranks as i32 + 1) / 2 + 1;
+        let mut flank_camp = vec![SquareSet::EMPTY; 2 * 256];
+        let mut flank = vec![SquareSet::EMPTY; 256];
+        for k in g.squares() {
+            for s in g.squares() {
+                if (g.file(s) as i32 - g.file(k) as i32).abs() > 2 {
+                    continue;
+                }
+                flank[k as usize].insert(s);
+                for c in Color::BOTH {
+                    if (g.relative_rank(s, c == Color::White) as i32) < camp_ranks {
+                        flank_camp[c as usize * 256 + k as usize].insert(s);
+                    }
+                }
+            }
+        }
+        let space_area = [Color::White, Color::Black].map(|c| {
+            let mut set = SquareSet::EMPTY;
+            for s in g.squares() {
+                let r = g.relative_rank(s, c == Color::White) as i32;
+                let f = g.file(s) as i32;
+                if g.files >= 6
+                    && f >= 2
+                    && f < g.files as i32 - 2
+                    && r >= 1
+                    && r < g.ranks as i32 / 2
+                {
+                    set.insert(s);
+                }
+            }
+            set
+        });
+
         Basis {
             n,
             geometry: g,
@@ -204,7 +268,19 @@ impl Basis {
             } else {
                 None
             },
+            colour_bound,
+            square_colours,
+            flank_camp,
+            flank,
+            space_area,
         }
+    }
+
+    /// The colour (0 or 1) of the square `s` stands on.
+    #[inline]
+    pub fn square_colour(&self, s: Square) -> usize {
+        let (f, r) = self.file_rank[s as usize];
+        ((f + r) & 1) as usize
     }
 
     /// The square features of a piece of colour `c` and type `t` on `sq`.
@@ -237,5 +313,50 @@ impl Basis {
         let (fa, ra) = self.file_rank[a as usize];
         let (fb, rb) = self.file_rank[b as usize];
         (fa.abs_diff(fb).max(ra.abs_diff(rb)) as usize).min(15)
+    }
+}
+
+/// The colour of a square: the parity of its file plus rank.
+fn parity(g: &Geometry, s: Square) -> usize {
+    ((g.file(s) + g.rank(s)) & 1) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::VariantSet;
+
+    /// Types bound to one square colour, by variant (the letters of those types).
+    #[test]
+    fn colour_bound_types_are_found_from_the_moves() {
+        let set = VariantSet::builtin(crate::board::check_variant);
+        for (variant, bound) in [("chess", "b"), ("shogi", "b"), ("capablanca", "b")] {
+            let rules = Arc::new(Ruleset::new(set.get(variant).unwrap()));
+            let basis = Basis::new(&rules);
+            let found: String = (0..basis.n)
+                .filter(|&t| basis.colour_bound[t])
+                .map(|t| rules.variant.pieces[t].letter.to_ascii_lowercase())
+                .collect();
+            assert_eq!(found, bound, "{variant}");
+        }
+    }
+
+    /// The flank of a king on g1 is e..h on ranks 1 to 5; the space area of White
+    /// is c..f on ranks 2 to 4.
+    #[test]
+    fn flank_and_space_area_on_a_chess_board() {
+        let set = VariantSet::builtin(crate::board::check_variant);
+        let rules = Arc::new(Ruleset::new(set.get("chess").unwrap()));
+        let basis = Basis::new(&rules);
+        let g = rules.variant.geometry;
+        let g1 = g.square(6, 0);
+        let camp = basis.flank_camp[g1 as usize];
+        assert_eq!(camp.count(), 20);
+        assert!(camp.contains(g.square(4, 4)) && !camp.contains(g.square(4, 5)));
+        assert!(!camp.contains(g.square(3, 0)));
+        let area = basis.space_area[0];
+        assert_eq!(area.count(), 12);
+        assert!(area.contains(g.square(2, 1)) && area.contains(g.square(5, 3)));
+        assert!(!area.contains(g.square(1, 2)) && !area.contains(g.square(4, 4)));
     }
 }

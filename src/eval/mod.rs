@@ -5,12 +5,15 @@
 //! terms from geometry (advance, centre, reach) plus a table per type where the
 //! weights give one (folded into one table at construction), mobility (all squares,
 //! their square root, and those safe from enemy pawns), closeness to the enemy
-//! royal piece, pawn structure, shelter, storm, passed pawns, the royal piece's
-//! distance to its pawns, and pieces on open files, outposts and behind pawns where
-//! the variant has pawns, threats (hanging pieces, cheaper attackers, safe pawns and
-//! safe pawn pushes, contested squares), tempo, and king danger from attacks, safe
-//! and unsafe checks (drops included), droppable pieces, defenders and the attacking
-//! types present, which turns into a penalty quadratic in the middlegame. The result
+//! royal piece, pawn structure (backward pawns included), shelter, storm, passed
+//! pawns, the royal piece's distance to its pawns and a pawnless flank, space, and
+//! pieces on open files, outposts, behind pawns and (colour-bound pieces) among own
+//! pawns on their colour where the variant has pawns, threats (hanging pieces,
+//! cheaper attackers, safe pawns and safe pawn pushes, contested squares), attacks
+//! on the royal piece's flank, tempo, and king danger from attacks, safe and unsafe
+//! checks (drops included), droppable pieces, defenders, the attacking types
+//! present, flank attacks and defence and the mobility difference, which turns into
+//! a penalty quadratic in the middlegame. The result
 //! is tapered between middlegame and endgame by the material left on the board
 //! and in hand, and scaled towards a draw when the side ahead cannot mate.
 //!
@@ -147,6 +150,15 @@ pub struct Evaluator {
     pawn_push_threat: [i32; 2],
     restricted: [i32; 2],
     king_pawn_distance: [i32; 2],
+    backward: [i32; 2],
+    space: [i32; 2],
+    flank_attacks: [i32; 2],
+    pawnless_flank: [i32; 2],
+    /// Per colour-bound type: per own pawn on the piece's square colour (mg, eg).
+    same_colour_pawns: Vec<[i32; 2]>,
+    king_flank_attacks: i32,
+    king_flank_defense: i32,
+    king_mobility: i32,
     shelter: [i32; 2],
     storm: [i32; 2],
     /// Passed pawn with its square ahead empty, and the two royal pieces' distances
@@ -176,6 +188,9 @@ const PAWN_CACHE_SIZE: usize = 4096;
 struct PawnScore {
     score: [i32; 2],
     passed: SquareSet,
+    /// The space term's square count (see `GlobalTerm::Space`), before the
+    /// factor that counts the pieces.
+    space: i32,
 }
 
 /// A pawn-cache entry: the key of [`Evaluator::pawn_key`] (0: empty) and both
@@ -192,6 +207,7 @@ impl PawnEntry {
         scores: [PawnScore {
             score: [0, 0],
             passed: SquareSet::EMPTY,
+            space: 0,
         }; 2],
     };
 }
@@ -241,6 +257,10 @@ struct Activity<'a> {
     /// Squares attacked by the colour's non-royal pieces, and by its royal pieces.
     attacks: [SquareSet; 2],
     royal_attacks: [SquareSet; 2],
+    /// Squares attacked by two or more of the colour's pieces (royal included).
+    attacks2: [SquareSet; 2],
+    /// Squares the colour's non-royal pieces reach, summed over the pieces.
+    mobility: [i32; 2],
     /// Attacks on squares next to the enemy royal piece.
     hits: [i32; 2],
     /// Enemy pieces attacked by a cheaper piece.
@@ -438,6 +458,14 @@ impl Evaluator {
             pawn_push_threat: gw(GlobalTerm::PawnPushThreat),
             restricted: gw(GlobalTerm::Restricted),
             king_pawn_distance: gw(GlobalTerm::KingPawnDistance),
+            backward: gw(GlobalTerm::Backward),
+            space: gw(GlobalTerm::Space),
+            flank_attacks: gw(GlobalTerm::FlankAttacks),
+            pawnless_flank: gw(GlobalTerm::PawnlessFlank),
+            same_colour_pawns: per_type(PieceTerm::SameColourPawns, 1.0),
+            king_flank_attacks: gw(GlobalTerm::KingFlankAttacks)[0],
+            king_flank_defense: gw(GlobalTerm::KingFlankDefense)[0],
+            king_mobility: gw(GlobalTerm::KingMobility)[0],
             shelter: gw(GlobalTerm::Shelter),
             storm: gw(GlobalTerm::Storm),
             passed_free: by_rank(GlobalTerm::PassedFree),
@@ -618,10 +646,20 @@ impl Evaluator {
         if let Some(p) = self.basis.pawn {
             let scores = self.pawn_scores(pos, p, tr);
             for c in Color::BOTH {
-                let PawnScore { score, passed } = &scores[c as usize];
+                let PawnScore {
+                    score,
+                    passed,
+                    space,
+                } = &scores[c as usize];
                 let [a, b] = self.passed_free(pos, c, passed, tr);
                 mg[c as usize] += score[0] + a;
                 eg[c as usize] += score[1] + b;
+                // Space counts for more with more pieces to use it.
+                let pieces = pos.pieces(c).count() as i32 - 1;
+                let x = space * pieces * pieces;
+                mg[c as usize] += self.space[0] * x / 256;
+                eg[c as usize] += self.space[1] * x / 256;
+                tr.linear(c, global_slot(n, GlobalTerm::Space), x as f32 / 256.0);
             }
         }
         self.goals(pos, &mut mg, &mut eg, tr);
@@ -646,6 +684,8 @@ impl Evaluator {
             let mut act = Activity {
                 attacks: [SquareSet::EMPTY; 2],
                 royal_attacks: [SquareSet::EMPTY; 2],
+                attacks2: [SquareSet::EMPTY; 2],
+                mobility: [0; 2],
                 hits: [0; 2],
                 by_lesser: [SquareSet::EMPTY; 2],
                 attacker_danger: [0; 2],
@@ -684,6 +724,7 @@ impl Evaluator {
             return PawnScore {
                 score: [0, 0],
                 passed: passed_set,
+                space: 0,
             };
         }
         let theirs = pos.pieces_of(c.flip(), p);
@@ -698,16 +739,27 @@ impl Evaluator {
             let f = g.file(e) as usize + 1;
             enemy_front[f] = enemy_front[f].max(g.relative_rank(e, white) as i32);
         }
-        // Squares our pawns protect.
-        let mut protected = SquareSet::EMPTY;
-        for s in ours.iter() {
-            for step in self.rules.steps(c, p, s) {
-                if step.kind() == StepKind::Leap && step.mode().contains(StepMode::CAPTURE) {
-                    protected.insert(step.reach()[0]);
+        // Squares our pawns protect, and those the enemy's attack.
+        let pawn_attacks = |side: Color, set: SquareSet| {
+            let mut out = SquareSet::EMPTY;
+            for s in set.iter() {
+                for step in self.rules.steps(side, p, s) {
+                    if step.kind() == StepKind::Leap && step.mode().contains(StepMode::CAPTURE) {
+                        out.insert(step.reach()[0]);
+                    }
                 }
             }
+            out
+        };
+        let protected = pawn_attacks(c, ours);
+        let enemy_attacks = pawn_attacks(c.flip(), theirs);
+        // Per file, our rearmost pawn's relative rank.
+        let mut own_rear = [i32::MAX; 18];
+        for s in ours.iter() {
+            let f = g.file(s) as usize + 1;
+            own_rear[f] = own_rear[f].min(g.relative_rank(s, white) as i32);
         }
-        let (mut doubled, mut isolated, mut connected) = (0, 0, 0);
+        let (mut doubled, mut isolated, mut connected, mut backward) = (0, 0, 0, 0);
         let (mut passed, mut passed2) = (0.0f32, 0.0f32);
         let (mut passed_own, mut passed_enemy) = (0.0f32, 0.0f32);
         let own_royal = pos.royals(c).first();
@@ -722,8 +774,16 @@ impl Evaluator {
             }
             let left = f > 0 && files[f - 1] > 0;
             let right = f + 1 < g.files as usize && files[f + 1] > 0;
+            let r = g.relative_rank(s, white) as i32;
             if !left && !right {
                 isolated += 1;
+            } else if own_rear[f] > r
+                && own_rear[f + 2] > r
+                && g.offset(s, 0, ahead)
+                    .is_some_and(|stop| enemy_attacks.contains(stop) || theirs.contains(stop))
+            {
+                // No neighbour can come up to support it, and it cannot advance.
+                backward += 1;
             }
             let beside = [-1, 1]
                 .iter()
@@ -731,7 +791,6 @@ impl Evaluator {
             if beside || protected.contains(s) {
                 connected += 1;
             }
-            let r = g.relative_rank(s, white) as i32;
             let blocked = enemy_front[f..f + 3].iter().any(|&x| x > r);
             if !blocked {
                 passed_set.insert(s);
@@ -761,8 +820,11 @@ impl Evaluator {
         }
         // Shelter and storm: pawns on the royal piece's files, in front of it; and
         // how far the royal piece is from its pawns (it must guard them late).
-        let (mut shelter, mut storm, mut pawn_distance) = (0, 0, 0);
+        let (mut shelter, mut storm, mut pawn_distance, mut pawnless_flank) = (0, 0, 0, 0);
         if let Some(k) = own_royal {
+            if !self.basis.flank[k as usize].intersects(&ours.or(&theirs)) {
+                pawnless_flank = 1;
+            }
             pawn_distance = ours
                 .iter()
                 .map(|s| self.basis.distance(k, s).min(KING_DISTANCE_MAX) as i32)
@@ -789,11 +851,31 @@ impl Evaluator {
                 pawn_distance,
                 self.king_pawn_distance,
             ),
+            (GlobalTerm::Backward, backward, self.backward),
+            (
+                GlobalTerm::PawnlessFlank,
+                pawnless_flank,
+                self.pawnless_flank,
+            ),
         ] {
             score[0] += cnt * w[0];
             score[1] += cnt * w[1];
             tr.linear(c, global_slot(self.n, term), cnt as f32);
         }
+        // Space: the safe squares of the central files in our camp, twice those
+        // behind our pawns (up to two squares behind).
+        let safe = self.basis.space_area[c as usize]
+            .minus(&ours)
+            .minus(&enemy_attacks);
+        let mut behind = SquareSet::EMPTY;
+        for s in ours.iter() {
+            for back in 1..=2 {
+                if let Some(x) = g.offset(s, 0, -back * ahead) {
+                    behind.insert(x);
+                }
+            }
+        }
+        let space = count(&safe) + count(&safe.and(&behind));
         tr.linear(c, global_slot(self.n, GlobalTerm::Passed), passed);
         tr.linear(c, global_slot(self.n, GlobalTerm::Passed2), passed2);
         tr.linear(
@@ -809,6 +891,7 @@ impl Evaluator {
         PawnScore {
             score,
             passed: passed_set,
+            space,
         }
     }
 
@@ -968,6 +1051,7 @@ impl Evaluator {
             let enemy_royal = royal_sq[them as usize];
             let zone = enemy_royal.map_or(SquareSet::EMPTY, |k| self.basis.zone[k as usize]);
             let theirs = pos.pieces(them);
+            let own_pawns = self.basis.pawn.map(|p| pos.pieces_of(c, p));
             let mut danger = 0;
             for t in 0..n {
                 let tt = t as PieceType;
@@ -978,6 +1062,8 @@ impl Evaluator {
                 if rules.royal_types & 1u64 << t != 0 {
                     for sq in set.iter() {
                         let targets = piece_targets(rules, c, tt, sq, &occ);
+                        let before = act.attacks[ci].or(&act.royal_attacks[ci]);
+                        act.attacks2[ci] |= before.and(&targets.captures);
                         act.royal_attacks[ci] |= targets.captures;
                     }
                     continue;
@@ -994,12 +1080,24 @@ impl Evaluator {
                 let [wm, we] = self.mobility[t];
                 let [rm, re] = self.mobility_root[t];
                 let mob_base = self.basis.mob_base[t];
+                let colour_bound = self.basis.colour_bound[t] && own_pawns.is_some();
                 for sq in set.iter() {
                     let targets = piece_targets(rules, c, tt, sq, &occ);
                     let reached = targets.moves.minus(&occ).or(&targets.captures.and(&theirs));
+                    let before = act.attacks[ci].or(&act.royal_attacks[ci]);
+                    act.attacks2[ci] |= before.and(&targets.captures);
                     act.attacks[ci] |= targets.captures;
                     act.by_lesser[ci] |= targets.captures.and(&bigger);
                     let all = count(&reached) + targets.multi;
+                    act.mobility[ci] += all;
+                    if colour_bound && let Some(pawns) = own_pawns {
+                        let colour = self.basis.square_colours[self.basis.square_colour(sq)];
+                        let k = count(&pawns.and(&colour));
+                        let [a, b] = self.same_colour_pawns[t];
+                        mg[ci] += a * k;
+                        eg[ci] += b * k;
+                        tr.linear(c, piece_slot(t, PieceTerm::SameColourPawns), k as f32);
+                    }
                     let d = all - mob_base;
                     mg[ci] += wm * d / 8;
                     eg[ci] += we * d / 8;
@@ -1330,6 +1428,22 @@ impl Evaluator {
         let weak = zone.and(&act.attacks[ti]).minus(&act.attacks[ci]).count() as i32;
         danger += self.king_weak * weak;
         tr.danger(c, slot(GlobalTerm::KingWeak), weak as f32);
+        // The flank: what the enemy attacks there (twice counts twice), what we do.
+        let camp = &self.basis.flank_camp[ci * 256 + k as usize];
+        let enemy_hits = camp.and(&act.attacks[ti].or(&act.royal_attacks[ti]));
+        let flank_attacks = count(&enemy_hits) + count(&enemy_hits.and(&act.attacks2[ti]));
+        let flank_defense = count(&camp.and(&act.attacks[ci].or(&act.royal_attacks[ci])));
+        mg[ci] += self.flank_attacks[0] * flank_attacks;
+        eg[ci] += self.flank_attacks[1] * flank_attacks;
+        tr.linear(c, slot(GlobalTerm::FlankAttacks), flank_attacks as f32);
+        let squared = flank_attacks * flank_attacks / 8;
+        danger += self.king_flank_attacks * squared;
+        tr.danger(c, slot(GlobalTerm::KingFlankAttacks), squared as f32);
+        danger += self.king_flank_defense * flank_defense;
+        tr.danger(c, slot(GlobalTerm::KingFlankDefense), flank_defense as f32);
+        let mobility = act.mobility[ti] - act.mobility[ci];
+        danger += self.king_mobility * mobility;
+        tr.danger(c, slot(GlobalTerm::KingMobility), mobility as f32);
         if self.checks {
             // Safe: not attacked by the defender (its royal piece included).
             let safe = g.all().minus(&act.attacks[ci].or(&act.royal_attacks[ci]));

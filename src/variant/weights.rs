@@ -82,6 +82,9 @@ pub enum PieceTerm {
     /// Per piece of the type attacked by a safe enemy pawn (one not attacked, or
     /// defended): the pawn's bonus, by its victim's type.
     ThreatByPawn,
+    /// Per own pawn on a square of the piece's colour (pieces that keep to the
+    /// squares of one colour, like a bishop; 0 for the others).
+    SameColourPawns,
     /// Danger: the piece attacks a square next to the enemy royal piece.
     Attacker,
     /// Danger: a piece of the type can give a safe check by moving.
@@ -137,6 +140,18 @@ pub enum GlobalTerm {
     Restricted,
     /// The distance from the royal piece to its nearest own pawn (at most 5).
     KingPawnDistance,
+    /// Per pawn that has no own pawn beside or behind it on a neighbouring file
+    /// and whose square ahead an enemy pawn attacks.
+    Backward,
+    /// Space: per square of the own camp's central files that no own pawn
+    /// occupies and no enemy pawn attacks (twice where an own pawn stands ahead of
+    /// it), times the square of the own pieces on the board less one, over 16.
+    Space,
+    /// Per square of the royal piece's flank (its file and two on each side, in
+    /// its own half) that the enemy attacks, and again where it attacks twice.
+    FlankAttacks,
+    /// The royal piece stands on a flank without pawns.
+    PawnlessFlank,
     /// Danger: per attack on a square next to the enemy royal piece.
     KingHits,
     /// Danger: per square next to the enemy royal piece that we attack and the
@@ -145,6 +160,12 @@ pub enum GlobalTerm {
     /// Danger: per piece type that can check the royal piece, but only on squares
     /// the defender holds.
     KingUnsafeCheck,
+    /// Danger: the flank attacks (see `flank_attacks`) squared, over 8.
+    KingFlankAttacks,
+    /// Danger: per square of the royal piece's flank that its side attacks.
+    KingFlankDefense,
+    /// Danger: the enemy's mobility less ours (squares reached, all pieces).
+    KingMobility,
     /// Danger: a constant (usually negative: a few attacks are harmless).
     KingOffset,
     /// The endgame penalty per danger unit, in 64ths of a centipawn.
@@ -157,7 +178,7 @@ pub enum GlobalTerm {
 }
 
 impl PieceTerm {
-    pub const ALL: [PieceTerm; 22] = [
+    pub const ALL: [PieceTerm; 23] = [
         PieceTerm::Value,
         PieceTerm::Hand,
         PieceTerm::Mobility,
@@ -174,6 +195,7 @@ impl PieceTerm {
         PieceTerm::Outpost,
         PieceTerm::BehindPawn,
         PieceTerm::ThreatByPawn,
+        PieceTerm::SameColourPawns,
         PieceTerm::Attacker,
         PieceTerm::Check,
         PieceTerm::DropCheck,
@@ -201,6 +223,7 @@ impl PieceTerm {
             PieceTerm::Outpost => "outpost",
             PieceTerm::BehindPawn => "behind_pawn",
             PieceTerm::ThreatByPawn => "threat_by_pawn",
+            PieceTerm::SameColourPawns => "same_colour_pawns",
             PieceTerm::Attacker => "attacker",
             PieceTerm::Check => "check",
             PieceTerm::DropCheck => "drop_check",
@@ -225,7 +248,7 @@ impl PieceTerm {
 }
 
 impl GlobalTerm {
-    pub const ALL: [GlobalTerm; 22] = [
+    pub const ALL: [GlobalTerm; 29] = [
         GlobalTerm::Tempo,
         GlobalTerm::Doubled,
         GlobalTerm::Isolated,
@@ -242,9 +265,16 @@ impl GlobalTerm {
         GlobalTerm::PawnPushThreat,
         GlobalTerm::Restricted,
         GlobalTerm::KingPawnDistance,
+        GlobalTerm::Backward,
+        GlobalTerm::Space,
+        GlobalTerm::FlankAttacks,
+        GlobalTerm::PawnlessFlank,
         GlobalTerm::KingHits,
         GlobalTerm::KingWeak,
         GlobalTerm::KingUnsafeCheck,
+        GlobalTerm::KingFlankAttacks,
+        GlobalTerm::KingFlankDefense,
+        GlobalTerm::KingMobility,
         GlobalTerm::KingOffset,
         GlobalTerm::KingDangerEg,
         GlobalTerm::LazyMargin,
@@ -269,9 +299,16 @@ impl GlobalTerm {
             GlobalTerm::PawnPushThreat => "pawn_push_threat",
             GlobalTerm::Restricted => "restricted",
             GlobalTerm::KingPawnDistance => "king_pawn_distance",
+            GlobalTerm::Backward => "backward",
+            GlobalTerm::Space => "space",
+            GlobalTerm::FlankAttacks => "flank_attacks",
+            GlobalTerm::PawnlessFlank => "pawnless_flank",
             GlobalTerm::KingHits => "king_hits",
             GlobalTerm::KingWeak => "king_weak",
             GlobalTerm::KingUnsafeCheck => "king_unsafe_check",
+            GlobalTerm::KingFlankAttacks => "king_flank_attacks",
+            GlobalTerm::KingFlankDefense => "king_flank_defense",
+            GlobalTerm::KingMobility => "king_mobility",
             GlobalTerm::KingOffset => "king_offset",
             GlobalTerm::KingDangerEg => "king_danger_eg",
             GlobalTerm::LazyMargin => "lazy_margin",
@@ -285,6 +322,9 @@ impl GlobalTerm {
             GlobalTerm::KingHits
                 | GlobalTerm::KingWeak
                 | GlobalTerm::KingUnsafeCheck
+                | GlobalTerm::KingFlankAttacks
+                | GlobalTerm::KingFlankDefense
+                | GlobalTerm::KingMobility
                 | GlobalTerm::KingOffset
                 | GlobalTerm::KingDangerEg
                 | GlobalTerm::LazyMargin
