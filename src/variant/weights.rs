@@ -143,9 +143,11 @@ pub enum GlobalTerm {
     /// Per pawn that has no own pawn beside or behind it on a neighbouring file
     /// and whose square ahead an enemy pawn attacks.
     Backward,
-    /// Space: per square of the own camp's central files that no own pawn
-    /// occupies and no enemy pawn attacks (twice where an own pawn stands ahead of
-    /// it), times the square of the own pieces on the board less one, over 16.
+    /// Space: per square of the own camp's central files (all but two on each
+    /// side, from the second rank up to the middle) that no own pawn occupies and
+    /// no enemy pawn attacks, twice where an own pawn stands one or two squares
+    /// ahead of it; times the square of the own pieces on the board less one, over
+    /// 256.
     Space,
     /// Per square of the royal piece's flank (its file and two on each side, in
     /// its own half) that the enemy attacks, and again where it attacks twice.
