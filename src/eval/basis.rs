@@ -51,11 +51,10 @@ pub struct Basis {
     pub colour_bound: Vec<bool>,
     /// The squares of each colour (by the parity of file plus rank).
     pub square_colours: [SquareSet; 2],
-    /// Per colour and square (index `colour * 256 + square`) of a royal piece: its
-    /// flank (its file and two on each side) in the colour's own half.
-    pub flank_camp: Vec<SquareSet>,
-    /// Per square of a royal piece: its flank on every rank.
+    /// Per square of a royal piece: its flank (its file and two on each side).
     pub flank: Vec<SquareSet>,
+    /// Per colour: its camp, the ranks of its half and one more.
+    pub camp: [SquareSet; 2],
     /// Per colour: the space area, the central files (all but two on each side)
     /// of its second rank up to the rank before the middle.
     pub space_area: [SquareSet; 2],
@@ -208,21 +207,23 @@ impl Basis {
             square_colours[parity(&g, s)].insert(s);
         }
         let camp_ranks = (g.ranks as i32 + 1) / 2 + 1;
-        let mut flank_camp = vec![SquareSet::EMPTY; 2 * 256];
         let mut flank = vec![SquareSet::EMPTY; 256];
         for k in g.squares() {
             for s in g.squares() {
-                if (g.file(s) as i32 - g.file(k) as i32).abs() > 2 {
-                    continue;
-                }
-                flank[k as usize].insert(s);
-                for c in Color::BOTH {
-                    if (g.relative_rank(s, c == Color::White) as i32) < camp_ranks {
-                        flank_camp[c as usize * 256 + k as usize].insert(s);
-                    }
+                if (g.file(s) as i32 - g.file(k) as i32).abs() <= 2 {
+                    flank[k as usize].insert(s);
                 }
             }
         }
+        let camp = [Color::White, Color::Black].map(|c| {
+            let mut set = SquareSet::EMPTY;
+            for s in g.squares() {
+                if (g.relative_rank(s, c == Color::White) as i32) < camp_ranks {
+                    set.insert(s);
+                }
+            }
+            set
+        });
         let space_area = [Color::White, Color::Black].map(|c| {
             let mut set = SquareSet::EMPTY;
             for s in g.squares() {
@@ -270,8 +271,8 @@ impl Basis {
             },
             colour_bound,
             square_colours,
-            flank_camp,
             flank,
+            camp,
             space_area,
         }
     }
@@ -350,7 +351,7 @@ mod tests {
         let basis = Basis::new(&rules);
         let g = rules.variant.geometry;
         let g1 = g.square(6, 0);
-        let camp = basis.flank_camp[g1 as usize];
+        let camp = basis.flank[g1 as usize].and(&basis.camp[0]);
         assert_eq!(camp.count(), 20);
         assert!(camp.contains(g.square(4, 4)) && !camp.contains(g.square(4, 5)));
         assert!(!camp.contains(g.square(3, 0)));

@@ -545,12 +545,12 @@ impl Evaluator {
                 return (e.full, true);
             }
         }
-        let mut parts = Parts::default();
-        let (score, full) = self.evaluate_parts(pos, alpha, beta, &mut NoTrace, &mut parts);
+        let mut lazy = EVAL_UNKNOWN;
+        let (score, full) = self.evaluate_parts(pos, alpha, beta, &mut NoTrace, &mut lazy);
         EVAL_CACHE.with_borrow_mut(|cache| {
             cache[slot] = EvalEntry {
                 key,
-                lazy: parts.lazy,
+                lazy,
                 full: if full { score } else { EVAL_UNKNOWN },
             }
         });
@@ -566,18 +566,20 @@ impl Evaluator {
         beta: i32,
         tr: &mut T,
     ) -> (i32, bool) {
-        self.evaluate_parts(pos, alpha, beta, tr, &mut Parts::default())
+        let mut lazy = EVAL_UNKNOWN;
+        self.evaluate_parts(pos, alpha, beta, tr, &mut lazy)
     }
 
-    /// The evaluation (see [`Self::evaluate_traced`]), leaving in `parts` the
-    /// score of its cheap part, the one the lazy exit reads.
+    /// The evaluation (see [`Self::evaluate_traced`]), leaving in `lazy` the score
+    /// of its cheap part, the one the lazy exit reads (untouched where there is no
+    /// such exit).
     fn evaluate_parts<T: Trace>(
         &self,
         pos: &Position,
         alpha: i32,
         beta: i32,
         tr: &mut T,
-        parts: &mut Parts,
+        lazy_score: &mut i32,
     ) -> (i32, bool) {
         let n = self.n;
         let stm = pos.side_to_move();
@@ -669,7 +671,7 @@ impl Evaluator {
         let phase = (phase * PHASE_MAX / self.basis.phase_total).min(PHASE_MAX);
         if !T::ON {
             let lazy = taper(&mg, &eg, phase, SCALE_ONE, stm);
-            parts.lazy = lazy;
+            *lazy_score = lazy;
             if (alpha > -LAZY_OFF || beta < LAZY_OFF)
                 && (lazy + self.lazy_margin <= alpha || lazy - self.lazy_margin >= beta)
             {
@@ -1429,7 +1431,7 @@ impl Evaluator {
         danger += self.king_weak * weak;
         tr.danger(c, slot(GlobalTerm::KingWeak), weak as f32);
         // The flank: what the enemy attacks there (twice counts twice), what we do.
-        let camp = &self.basis.flank_camp[ci * 256 + k as usize];
+        let camp = self.basis.flank[k as usize].and(&self.basis.camp[ci]);
         let enemy_hits = camp.and(&act.attacks[ti].or(&act.royal_attacks[ti]));
         let flank_attacks = count(&enemy_hits) + count(&enemy_hits.and(&act.attacks2[ti]));
         let flank_defense = count(&camp.and(&act.attacks[ci].or(&act.royal_attacks[ci])));
@@ -1537,19 +1539,6 @@ impl Evaluator {
         } else {
             DRAWISH_SCALE[1]
         }
-    }
-}
-
-/// What an evaluation leaves beside its score.
-struct Parts {
-    /// The score of the part before the lazy exit (`EVAL_UNKNOWN` where there is
-    /// no such exit).
-    lazy: i32,
-}
-
-impl Default for Parts {
-    fn default() -> Self {
-        Parts { lazy: EVAL_UNKNOWN }
     }
 }
 
