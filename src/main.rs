@@ -11,6 +11,7 @@ use menagerie::movegen::{notation, perft, perft_divide};
 use menagerie::search::Score;
 use menagerie::search::bench::{self, BenchSpec};
 use menagerie::types::RankNumbering;
+use menagerie::variant::weights::Weights;
 use menagerie::variant::{UnknownVariant, VariantSet};
 use menagerie::xbetza::Dialect;
 use std::io::Write;
@@ -178,6 +179,10 @@ struct TuneArgs {
     /// Start from the generic weights instead of the variant's weights file.
     #[arg(long)]
     generic: bool,
+    /// Start from this weights file (over the generic weights) instead of the
+    /// variant's own.
+    #[arg(long, conflicts_with = "generic")]
+    start: Option<PathBuf>,
     /// Only time the evaluation on the data's positions (nanoseconds per call).
     #[arg(long)]
     speed: bool,
@@ -470,7 +475,18 @@ fn tune_command(args: TuneArgs) -> Outcome {
     let rules = load_rules(&args.variants, &args.variant)?;
     let text = std::fs::read_to_string(&args.data)
         .map_err(|e| fail(format!("cannot read {}: {e}", args.data.display())))?;
-    let start = if args.generic {
+    let start = if let Some(path) = &args.start {
+        let file = path.display().to_string();
+        let text =
+            std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read {file}: {e}")))?;
+        let (weights, errors) = Weights::parse(&file, &text, &rules.variant);
+        if let Some(e) = errors.first() {
+            return Err(fail(e.to_string()));
+        }
+        let mut p = Params::generic(&rules, &Basis::new(&rules));
+        p.apply(&weights);
+        p
+    } else if args.generic {
         Params::generic(&rules, &Basis::new(&rules))
     } else {
         Params::for_variant(&rules, &Basis::new(&rules))

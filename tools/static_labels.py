@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""static_labels.py -- relabel tuning data with Fairy-Stockfish's static evaluation.
+
+Reads lines `FEN;SCORE;RESULT;BESTMOVE` (tools/make_tuning_data.py) and writes the same
+lines with SCORE replaced by Fairy-Stockfish's static evaluation of the position (its
+`eval` command), in centipawns from the side to move's point of view. Positions it will
+not evaluate (the side to move in check) are left out.
+
+The search scores of make_tuning_data.py carry the tactics of a search a dozen plies
+deep, which no static evaluation can see; the static evaluation is a target the
+evaluation can actually meet. Fitted with `menagerie tune --lambda 0`, Menagerie's
+evaluation learns to agree with Fairy-Stockfish's, term by term where it has the terms.
+
+    python3 tools/static_labels.py /work/tune/chess-2165.data /work/tune/chess-2165-static.data
+
+`--engine` names another binary; `--variant` is sent as UCI_Variant (default chess).
+"""
+import argparse
+import re
+import subprocess
+import sys
+
+# Positions per round trip: their commands must fit the engine's input pipe (64 KB)
+# while its answers wait in the output pipe, or both sides block.
+BATCH = 300
+TOTAL = re.compile(r"Total evaluation: (-?[0-9.]+)")
+
+
+def label(engine, variant, lines, out):
+    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    p.stdin.write("uci\nsetoption name UCI_Variant value %s\n" % variant)
+    kept = 0
+    for i in range(0, len(lines), BATCH):
+        chunk = lines[i:i + BATCH]
+        for line in chunk:
+            p.stdin.write("position fen %s\neval\n" % line.split(";")[0])
+        p.stdin.write("isready\n")
+        p.stdin.flush()
+        values = []
+        for reply in p.stdout:
+            if reply.startswith("Total evaluation"):
+                m = TOTAL.match(reply)
+                values.append(float(m.group(1)) if m else None)  # "none (in check)"
+            elif reply.startswith("readyok"):
+                break
+        if len(values) != len(chunk):
+            raise SystemExit("engine answered %d evaluations for %d positions" % (len(values), len(chunk)))
+        for line, v in zip(chunk, values):
+            if v is None:
+                continue
+            fields = line.split(";")
+            white = fields[0].split()[1] == "w"
+            # `eval` reports pawns from White's point of view.
+            fields[1] = str(round(v * 100) * (1 if white else -1))
+            out.write(";".join(fields) + "\n")
+            kept += 1
+    p.stdin.write("quit\n")
+    p.stdin.close()
+    p.wait()
+    return kept
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("src")
+    ap.add_argument("dst")
+    ap.add_argument("--engine", default="/usr/games/fairy-stockfish")
+    ap.add_argument("--variant", default="chess")
+    a = ap.parse_args()
+    lines = [l.strip() for l in open(a.src) if l.strip() and not l.startswith("#")]
+    with open(a.dst, "w") as out:
+        kept = label(a.engine, a.variant, lines, out)
+    print("%d of %d positions labelled (the rest in check)" % (kept, len(lines)), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
