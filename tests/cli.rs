@@ -113,3 +113,45 @@ fn moves_of_a_piece() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "b3 c2\n");
 }
+
+/// `tune --start` fits from a weights file; a bad line in it is refused with its
+/// file:line, the term and the value, before any fitting.
+#[test]
+fn tune_starts_from_a_weights_file() {
+    let dir = std::env::temp_dir().join(format!("menagerie-tune-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let data = dir.join("data.txt");
+    std::fs::write(
+        &data,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1;-30;0.5;e7e5\n",
+    )
+    .expect("write data");
+    let good = dir.join("good.txt");
+    std::fs::write(&good, "tempo = 50 20\n").expect("write weights");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "tempo = 50 20\nvalue N = many\n").expect("write weights");
+    let tune = |start: &std::path::Path| {
+        let (d, s) = (data.to_str().unwrap(), start.to_str().unwrap());
+        menagerie(&[
+            "tune",
+            "--variant",
+            "chess",
+            "--data",
+            d,
+            "--start",
+            s,
+            "--epochs",
+            "0",
+        ])
+    };
+    let o = tune(&good);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = tune(&bad);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("bad.txt:2") && err.contains("value N") && err.contains("many"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
