@@ -483,9 +483,7 @@ fn tune_command(args: TuneArgs) -> Outcome {
         if let Some(e) = errors.first() {
             return Err(fail(e.to_string()));
         }
-        let mut p = Params::generic(&rules, &Basis::new(&rules));
-        p.apply(&weights);
-        p
+        Params::over_generic(&rules, &Basis::new(&rules), Some(&weights))
     } else if args.generic {
         Params::generic(&rules, &Basis::new(&rules))
     } else {

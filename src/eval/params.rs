@@ -71,8 +71,13 @@ impl Params {
 
     /// The weights of `rules`' variant: its weights file over the generic weights.
     pub fn for_variant(rules: &Ruleset, basis: &Basis) -> Params {
+        Params::over_generic(rules, basis, rules.variant.weights.as_deref())
+    }
+
+    /// The generic weights with those `weights` gives in their place.
+    pub fn over_generic(rules: &Ruleset, basis: &Basis, weights: Option<&Weights>) -> Params {
         let mut p = Params::generic(rules, basis);
-        if let Some(w) = &rules.variant.weights {
+        if let Some(w) = weights {
             p.apply(w);
         }
         p
