@@ -13,6 +13,8 @@ shuffle and cycled; with several variants the pairs go round-robin over them.
            error rates --alpha/--beta. Stops at a bound or at --max-pairs.
   match    a fixed number of pairs, Elo with its 95% error bar per variant and in total.
   gauntlet one engine against several opponents (fixed pairs each), a table at the end.
+  summary  the per-variant and total lines of one or more --log files (runs cut short,
+           or played elsewhere and merged), without playing.
 
 Engines: a path to a Menagerie binary (spoken to over UCI), or a referee engine spec
 ("cmd=... proto=uci option.Skill\\ Level=10"), or a short name:
@@ -28,6 +30,7 @@ Examples
       --opponents fsf-skill10,fsf --pairs 30 --tc 10+0.1
 Every finished pair is appended to --log (JSON lines) so a run can be inspected later; the
 final lines are the ones to quote in a commit message.
+  tools/sprt.py summary run1.jsonl run2.jsonl
 """
 import argparse
 import json
@@ -266,6 +269,27 @@ class Runner:
         return "\n".join(lines)
 
 
+def summarize(logs):
+    """The Tally lines of the pairs logged in `logs`, per variant and in total."""
+    total, per_variant = Tally(), {}
+    for path in logs:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                try:
+                    r = json.loads(line)
+                    g1, g2 = r["scores"]
+                    v = r["variant"]
+                except (ValueError, KeyError, TypeError):
+                    raise SystemExit("%s:%d: not a pair record" % (path, n))
+                for t in (total, per_variant.setdefault(v, Tally())):
+                    t.add_pair(g1, g2)
+    if not total.penta or sum(total.penta) == 0:
+        raise SystemExit("no pairs in %s" % ", ".join(logs))
+    lines = ["  %-12s %s" % (v, t.line()) for v, t in per_variant.items()]
+    lines.append("  %-12s %s" % ("total", total.line()))
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="mode", required=True)
@@ -301,7 +325,12 @@ def main():
     g.add_argument("--engine-opt", action="append", default=[])
     g.add_argument("--opponents", required=True, help="comma-separated engines (fsf, fsf-skill10, sjeng, ...)")
     g.add_argument("--pairs", type=int, default=30, help="game pairs per variant and opponent")
+    su = sub.add_parser("summary")
+    su.add_argument("logs", nargs="+", help="--log files of earlier runs")
     a = ap.parse_args()
+    if a.mode == "summary":
+        print(summarize(a.logs))
+        return 0
     variants = a.variants.split(",")
     if not os.path.exists(a.referee):
         raise SystemExit("referee not found: %s (use --referee)" % a.referee)
