@@ -270,24 +270,38 @@ class Runner:
 
 
 def summarize(logs):
-    """The Tally lines of the pairs logged in `logs`, per variant and in total."""
+    """The Tally lines of the pairs logged in `logs`, per variant and in total, with
+    the bad games (time losses, illegal moves, ...) as the other modes list them."""
     total, per_variant = Tally(), {}
     for path in logs:
-        with open(path) as f:
-            for n, line in enumerate(f, 1):
-                try:
-                    r = json.loads(line)
-                    g1, g2 = r["scores"]
-                    v = r["variant"]
-                except (ValueError, KeyError, TypeError):
-                    raise SystemExit("%s:%d: not a pair record" % (path, n))
-                for t in (total, per_variant.setdefault(v, Tally())):
-                    t.add_pair(g1, g2)
-    if not total.penta or sum(total.penta) == 0:
+        try:
+            lines = open(path).read().splitlines()
+        except OSError as e:
+            raise SystemExit("%s: %s" % (path, e.strerror))
+        for n, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                r = json.loads(line)
+                g1, g2 = r["scores"]
+                v = r["variant"]
+                bad = [(g["game"], g["reason"]) for g in r.get("games", [])
+                       if any(b in g["reason"] for b in BAD_REASONS)]
+            except (ValueError, KeyError, TypeError):
+                raise SystemExit("%s:%d: not a pair record" % (path, n))
+            if g1 not in (0, 0.5, 1) or g2 not in (0, 0.5, 1):
+                raise SystemExit("%s:%d: scores %s are not game results" % (path, n, r["scores"]))
+            for t in (total, per_variant.setdefault(v, Tally())):
+                t.add_pair(g1, g2)
+                t.bad += bad
+    if sum(total.penta) == 0:
         raise SystemExit("no pairs in %s" % ", ".join(logs))
-    lines = ["  %-12s %s" % (v, t.line()) for v, t in per_variant.items()]
-    lines.append("  %-12s %s" % ("total", total.line()))
-    return "\n".join(lines)
+    out = []
+    for v, t in per_variant.items():
+        out.append("  %-12s %s" % (v, t.line()))
+        out += ["    bad game: %s" % (b,) for b in t.bad]
+    out.append("  %-12s %s" % ("total", total.line()))
+    return "\n".join(out)
 
 
 def main():
