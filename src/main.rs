@@ -475,6 +475,7 @@ fn tune_command(args: TuneArgs) -> Outcome {
     let rules = load_rules(&args.variants, &args.variant)?;
     let text = std::fs::read_to_string(&args.data)
         .map_err(|e| fail(format!("cannot read {}: {e}", args.data.display())))?;
+    let basis = Basis::new(&rules);
     let start = if let Some(path) = &args.start {
         let file = path.display().to_string();
         let text =
@@ -483,11 +484,11 @@ fn tune_command(args: TuneArgs) -> Outcome {
         if let Some(e) = errors.first() {
             return Err(fail(e.to_string()));
         }
-        Params::over_generic(&rules, &Basis::new(&rules), Some(&weights))
+        Params::over_generic(&rules, &basis, Some(&weights))
     } else if args.generic {
-        Params::generic(&rules, &Basis::new(&rules))
+        Params::generic(&rules, &basis)
     } else {
-        Params::for_variant(&rules, &Basis::new(&rules))
+        Params::for_variant(&rules, &basis)
     };
     let eval = Evaluator::new(&rules);
     let file = args.data.display().to_string();

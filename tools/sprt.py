@@ -93,6 +93,22 @@ def elo_interval(penta):
     return score_to_elo(mean), (hi - lo) / 2
 
 
+def bad_games(games):
+    """(game number, reason) of the referee's games that ended by a fault: a time loss,
+    an illegal move, a crash, a false claim."""
+    return [(g["game"], g["reason"]) for g in games if any(b in g["reason"] for b in BAD_REASONS)]
+
+
+def tally_lines(per_variant, total):
+    """A line per (variant, Tally), its bad games under it, and the total's line."""
+    lines = []
+    for v, t in per_variant:
+        lines.append("  %-12s %s" % (v, t.line()))
+        lines += ["    bad game: %s" % (b,) for b in t.bad]
+    lines.append("  %-12s %s" % ("total", total.line()))
+    return lines
+
+
 class Tally:
     def __init__(self):
         self.w = self.l = self.d = 0
@@ -196,8 +212,7 @@ class Runner:
             results.append(res if first_white else 1.0 - res)
         if len(results) != 2:
             return None
-        bad = [(g["game"], g["reason"]) for g in r["games"] if any(b in g["reason"] for b in BAD_REASONS)]
-        return results, bad, r
+        return results, bad_games(r["games"]), r
 
     def worker(self):
         while True:
@@ -251,13 +266,7 @@ class Runner:
         return self.summary()
 
     def summary(self):
-        lines = []
-        for v in self.variants:
-            t = self.per_variant[v]
-            lines.append("  %-12s %s" % (v, t.line()))
-            for b in t.bad:
-                lines.append("    bad game: %s" % (b,))
-        lines.append("  %-12s %s" % ("total", self.total.line()))
+        lines = tally_lines([(v, self.per_variant[v]) for v in self.variants], self.total)
         if self.a.mode == "sprt":
             x = llr(self.total.penta, self.a.elo0, self.a.elo1)
             verdict = "H1 accepted (PASS)" if x >= self.upper else "H0 accepted (FAIL)" if x <= self.lower \
@@ -285,8 +294,7 @@ def summarize(logs):
                 r = json.loads(line)
                 g1, g2 = r["scores"]
                 v = r["variant"]
-                bad = [(g["game"], g["reason"]) for g in r.get("games", [])
-                       if any(b in g["reason"] for b in BAD_REASONS)]
+                bad = bad_games(r.get("games", []))
             except (ValueError, KeyError, TypeError):
                 raise SystemExit("%s:%d: not a pair record" % (path, n))
             if g1 not in (0, 0.5, 1) or g2 not in (0, 0.5, 1):
@@ -296,12 +304,7 @@ def summarize(logs):
                 t.bad += bad
     if sum(total.penta) == 0:
         raise SystemExit("no pairs in %s" % ", ".join(logs))
-    out = []
-    for v, t in per_variant.items():
-        out.append("  %-12s %s" % (v, t.line()))
-        out += ["    bad game: %s" % (b,) for b in t.bad]
-    out.append("  %-12s %s" % ("total", total.line()))
-    return "\n".join(out)
+    return "\n".join(tally_lines(list(per_variant.items()), total))
 
 
 def main():
