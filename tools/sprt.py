@@ -28,9 +28,9 @@ Examples
       --variants crazyhouse,chess --tc 5+0.05
   tools/sprt.py gauntlet --engine target/release/menagerie --variants chess,crazyhouse \\
       --opponents fsf-skill10,fsf --pairs 30 --tc 10+0.1
+  tools/sprt.py summary run1.jsonl run2.jsonl
 Every finished pair is appended to --log (JSON lines) so a run can be inspected later; the
 final lines are the ones to quote in a commit message.
-  tools/sprt.py summary run1.jsonl run2.jsonl
 """
 import argparse
 import json
@@ -113,7 +113,7 @@ class Tally:
     def __init__(self):
         self.w = self.l = self.d = 0
         self.penta = [0] * 5
-        self.bad = []  # (who, reason)
+        self.bad = []  # (game number, reason)
 
     def add_pair(self, g1, g2):
         pts = 0
