@@ -275,3 +275,24 @@ fn several_threads_reach_the_depth_with_a_legal_move() {
         assert!(out.nodes > out.main_nodes, "{variant}: helpers idle");
     }
 }
+
+/// One root move (`searchmoves`) is still searched to the depth asked for: only a game
+/// clock makes a forced move worth playing at once.
+#[test]
+fn a_single_search_move_is_searched_to_the_depth_asked() {
+    let rules = Ruleset::new(bench::find_variant("chess").unwrap());
+    let pos = Position::start(&rules);
+    let only = legal(&pos)[0];
+    let mut s = Searcher::new();
+    let out = s.think(
+        pos.clone(),
+        Limits {
+            depth: Some(9),
+            search_moves: vec![only],
+            ..Default::default()
+        },
+        quiet(),
+    );
+    assert_eq!(out.best, only);
+    assert!(out.depth >= 9, "depth {}", out.depth);
+}

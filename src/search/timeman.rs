@@ -118,6 +118,12 @@ impl TimeManager {
     pub fn is_fixed(&self) -> bool {
         self.optimum.is_some() && self.optimum == self.maximum
     }
+
+    /// The budget comes from a game clock (not movetime, depth, nodes or infinite):
+    /// time saved on a move is time for later moves.
+    pub fn is_clock(&self) -> bool {
+        !self.suspended && self.optimum.is_some() && !self.is_fixed()
+    }
 }
 
 #[cfg(test)]

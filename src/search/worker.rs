@@ -394,13 +394,10 @@ impl Worker {
                 break;
             }
             if self.root_moves.len() == 1
-                && self
-                    .tm
-                    .as_ref()
-                    .is_some_and(|t| !t.suspended && !t.is_fixed())
+                && self.tm.as_ref().is_some_and(|t| t.is_clock())
                 && depth >= 6
             {
-                break; // a forced move: no need to think
+                break; // a forced move in a game: no need to think
             }
             if let Some(tm) = &self.tm {
                 // Unstable best move or falling score: take more time.
