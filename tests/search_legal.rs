@@ -285,7 +285,7 @@ fn a_single_search_move_is_searched_to_the_depth_asked() {
     let only = legal(&pos)[0];
     let mut s = Searcher::new();
     let out = s.think(
-        pos.clone(),
+        pos,
         Limits {
             depth: Some(9),
             search_moves: vec![only],

@@ -122,7 +122,7 @@ impl TimeManager {
     /// The budget comes from a game clock (not movetime, depth, nodes or infinite):
     /// time saved on a move is time for later moves.
     pub fn is_clock(&self) -> bool {
-        !self.suspended && self.optimum.is_some() && !self.is_fixed()
+        !self.suspended && self.optimum.is_some() && self.optimum != self.maximum
     }
 }
 
