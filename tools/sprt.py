@@ -22,6 +22,10 @@ Engines: a path to a Menagerie binary (spoken to over UCI), or a referee engine 
   fsf-skillN   the same at Skill Level N
   sjeng, sjaakii, fairymax   (CECP)
 Options for a Menagerie binary: --new-opt/--base-opt/--engine-opt NAME=VALUE (UCI setoption).
+--resign CP shortens candidate-against-base runs: Menagerie binaries then play over CECP
+(the options above take CECP names) and resign once three of their searches in a row found
+them CP centipawns behind or mated (their `Resign` option). Other engines play every game
+out, so leave it off for gauntlets whose scores are quoted.
 
 Examples
   tools/sprt.py sprt --new target/release/menagerie --base /tmp/base \\
@@ -133,8 +137,10 @@ class Tally:
 
 
 # --------------------------------------------------------------------------- engines
-def engine_spec(arg, name, opts):
-    """Turn a binary path, short name or referee spec into a referee engine spec."""
+def engine_spec(arg, name, opts, resign=0):
+    """Turn a binary path, short name or referee spec into a referee engine spec. With
+    `resign` (centipawns), a Menagerie binary is spoken to over CECP with that Resign
+    option instead of over UCI."""
     if arg.startswith("fsf"):
         spec = "cmd=/usr/games/fairy-stockfish proto=uci name=%s" % arg
         if arg.startswith("fsf-skill"):
@@ -146,7 +152,10 @@ def engine_spec(arg, name, opts):
         return short[arg] + " name=" + arg
     if "cmd=" in arg:
         return arg
-    spec = "cmd=%s proto=uci name=%s" % (shlex.quote(os.path.abspath(arg)), name)
+    proto = "cecp" if resign else "uci"
+    spec = "cmd=%s proto=%s name=%s" % (shlex.quote(os.path.abspath(arg)), proto, name)
+    if resign:
+        spec += " option.Resign=%d" % resign
     for o in opts:
         k, _, v = o.partition("=")
         spec += " " + shlex.quote("option.%s=%s" % (k, v))
@@ -320,6 +329,8 @@ def main():
     common.add_argument("--referee", default=DEFAULT_REFEREE)
     common.add_argument("--log", default=None, help="append one JSON line per pair here")
     common.add_argument("--pgn", default=None)
+    common.add_argument("--resign", type=int, default=0,
+                        help="Menagerie binaries play over CECP and resign at this many centipawns behind")
     s = sub.add_parser("sprt", parents=[common])
     s.add_argument("--new", required=True)
     s.add_argument("--base", required=True)
@@ -352,19 +363,19 @@ def main():
     if not os.path.exists(a.referee):
         raise SystemExit("referee not found: %s (use --referee)" % a.referee)
     if a.mode == "sprt":
-        first = engine_spec(a.new, "new", a.new_opt)
-        second = engine_spec(a.base, "base", a.base_opt)
+        first = engine_spec(a.new, "new", a.new_opt, a.resign)
+        second = engine_spec(a.base, "base", a.base_opt, a.resign)
         print(Runner(a, first, second, variants).run())
     elif a.mode == "match":
         a.max_pairs = a.pairs * len(variants)
-        first = engine_spec(a.engine, "engine", a.engine_opt)
-        second = engine_spec(a.opponent, "opponent", a.opponent_opt)
+        first = engine_spec(a.engine, "engine", a.engine_opt, a.resign)
+        second = engine_spec(a.opponent, "opponent", a.opponent_opt, a.resign)
         print(Runner(a, first, second, variants).run())
     else:
         table = []
         for opp in a.opponents.split(","):
             a.max_pairs = a.pairs * len(variants)
-            r = Runner(a, engine_spec(a.engine, "menagerie", a.engine_opt), engine_spec(opp, opp, []), variants)
+            r = Runner(a, engine_spec(a.engine, "menagerie", a.engine_opt, a.resign), engine_spec(opp, opp, []), variants)
             text = r.run()
             print("vs %s:\n%s" % (opp, text), flush=True)
             table.append((opp, text))

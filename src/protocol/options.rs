@@ -63,6 +63,8 @@ pub enum Effect {
     Opponent,
     /// UCI_Chess960: every variant played as a chess960 variant.
     Chess960,
+    /// [`Settings::resign`].
+    Resign,
     /// Accepted and not used: UCI asks for pondering per search (`go ponder`).
     Nothing,
 }
@@ -212,6 +214,19 @@ pub const SHOW_REFUTATIONS: EngineOption = EngineOption {
     effect: Effect::ShowRefutations,
 };
 
+/// Resign a lost game, in centipawns (0: never): see [`Settings::resign`]. CECP only:
+/// UCI has no resignation (its GUIs adjudicate).
+pub const RESIGN: EngineOption = EngineOption {
+    uci: None,
+    cecp: Some("Resign"),
+    kind: Kind::Spin {
+        default: 0,
+        min: 0,
+        max: 100_000,
+    },
+    effect: Effect::Resign,
+};
+
 /// Who the engine plays (CECP: the `name`, `rating` and `computer` commands).
 pub const OPPONENT: EngineOption = EngineOption {
     uci: Some("UCI_Opponent"),
@@ -229,7 +244,7 @@ pub const ENGINE_ABOUT: EngineOption = EngineOption {
 };
 
 /// Every option, in the order the GUIs are told about them.
-pub static OPTIONS: [EngineOption; 17] = [
+pub static OPTIONS: [EngineOption; 18] = [
     HASH,
     THREADS,
     MULTI_PV,
@@ -245,6 +260,7 @@ pub static OPTIONS: [EngineOption; 17] = [
     ANALYSE_MODE,
     SHOW_CURR_LINE,
     SHOW_REFUTATIONS,
+    RESIGN,
     OPPONENT,
     ENGINE_ABOUT,
 ];
@@ -267,6 +283,10 @@ pub enum Value {
     Press,
 }
 
+/// Searches in a row that must find the game lost before the engine resigns: one
+/// could be a horizon effect.
+pub const RESIGN_AFTER: u32 = 3;
+
 /// The settings that options change and the sessions read when they start a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -281,6 +301,9 @@ pub struct Settings {
     pub analyse_mode: bool,
     pub show_curr_line: bool,
     pub show_refutations: bool,
+    /// Resign when the engine's own last [`RESIGN_AFTER`] searches all found it this
+    /// many centipawns or more behind, or mated (0: never).
+    pub resign: i32,
     /// Who the engine plays, as far as the GUI said. Not used to play differently yet:
     /// contempt against weaker or stronger opponents stays 0 until measured.
     pub opponent: Opponent,
@@ -297,6 +320,7 @@ impl Default for Settings {
             analyse_mode: ANALYSE_MODE.check_default(),
             show_curr_line: SHOW_CURR_LINE.check_default(),
             show_refutations: SHOW_REFUTATIONS.check_default(),
+            resign: RESIGN.spin_default() as i32,
             opponent: Opponent::default(),
         }
     }
@@ -462,6 +486,7 @@ pub fn apply(
         (Effect::AnalyseMode, Value::Flag(on)) => settings.analyse_mode = on,
         (Effect::ShowCurrLine, Value::Flag(on)) => settings.show_curr_line = on,
         (Effect::ShowRefutations, Value::Flag(on)) => settings.show_refutations = on,
+        (Effect::Resign, Value::Number(cp)) => settings.resign = cp as i32,
         (Effect::Opponent, Value::Text(text)) => settings.opponent = Opponent::parse_uci(&text)?,
         (Effect::ClearHash, _) => ctl.clear_hash(),
         (Effect::SelectVariant, Value::Text(name)) => ctl.select_variant(&name)?,
@@ -510,5 +535,11 @@ mod tests {
             Some("feature option=\"Book -check 0\"")
         );
         assert_eq!(HASH.cecp_line(), None);
+        assert!(find(Protocol::Uci, "Resign").is_none(), "UCI cannot resign");
+        assert_eq!(
+            RESIGN.parse("Resign", Some("-1")),
+            Err("Resign must be 0 to 100000".into())
+        );
+        assert_eq!(Settings::default().resign, 0, "never resigns unless asked");
     }
 }

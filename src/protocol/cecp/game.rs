@@ -28,6 +28,7 @@ impl Session {
         self.clock.max_depth = None;
         self.clock.nps = None;
         self.draw_offered = false;
+        self.lost_searches = 0;
         self.expected_reply = None;
         self.after_position_change();
         self.ctl.clear_hash();
@@ -71,6 +72,7 @@ impl Session {
         match self.ctl.set_fen(&ours) {
             Ok(()) => {
                 self.expected_reply = None;
+                self.lost_searches = 0;
                 self.after_position_change();
             }
             Err(e) => {

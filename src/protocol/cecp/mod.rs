@@ -82,6 +82,8 @@ pub struct Session {
     debug: bool,
     paused: bool,
     draw_offered: bool,
+    /// The engine's own searches in a row that found the game lost (`Resign`).
+    lost_searches: u32,
     settings: Settings,
     /// The reply the engine expects (for `hint` and pondering).
     expected_reply: Option<Move>,
@@ -123,6 +125,7 @@ impl Session {
             debug: false,
             paused: false,
             draw_offered: false,
+            lost_searches: 0,
             settings: Settings::default(),
             expected_reply: None,
             excluded: Vec::new(),

@@ -3,7 +3,7 @@
 
 use super::{Abort, Activity, Mode, Session};
 use crate::protocol::common::emergency_budget;
-use crate::protocol::{fallback, wire};
+use crate::protocol::{fallback, options, wire};
 use menagerie::board::Position;
 use menagerie::search::{Event, Info, LiveReports, Score};
 use menagerie::types::Move;
@@ -106,6 +106,8 @@ impl Session {
                     // A book move takes no thinking time; with `post` it is shown as a
                     // depth-0 line so that the GUI's engine output says where it came from.
                     self.search_started = Instant::now();
+                    // No search judged this move (nor the game: no resigning on it).
+                    self.last_info = None;
                     if self.post {
                         let text = wire::cecp_text(self.ctl.position(), m, &self.xb);
                         self.out.line(&format!("0 0 0 0 {text} (book)"));
@@ -220,7 +222,21 @@ impl Session {
         )
     }
 
-    /// Play the engine's move: print it (leg by leg), make it, claim a result.
+    /// Count the search that just ended towards resigning (the `Resign` option):
+    /// true when it and the ones before it found the game lost often enough.
+    fn resigns(&mut self) -> bool {
+        let limit = self.settings.resign;
+        let lost = limit > 0
+            && self.last_info.as_ref().is_some_and(|i| match i.score {
+                Score::Cp(x) => x <= -limit,
+                Score::Mate(n) => n < 0,
+            });
+        self.lost_searches = if lost { self.lost_searches + 1 } else { 0 };
+        self.lost_searches >= options::RESIGN_AFTER
+    }
+
+    /// Play the engine's move (or resign, see [`Self::resigns`]): print it (leg by
+    /// leg), make it, claim a result.
     pub(super) fn play_move(&mut self, best: Move, reply: Option<Move>) {
         let legal = self.ctl.legal_moves();
         let m = if legal.contains(&best) {
@@ -235,6 +251,11 @@ impl Session {
                 }
             }
         };
+        if self.resigns() {
+            self.out.line("resign");
+            self.mode = Mode::Force;
+            return;
+        }
         if self.draw_offered {
             let losing = self.last_info.as_ref().is_some_and(|i| {
                 matches!(i.score, Score::Cp(x) if x < -300)
