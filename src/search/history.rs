@@ -1,7 +1,8 @@
 //! Move-ordering memory shared by all threads of a search: butterfly history,
 //! counter-moves, continuation histories (how a quiet move fared after a given move
 //! one, two and four plies earlier) and capture history (killers live in each
-//! thread's stack). Sharing it lets every thread
+//! thread's stack), and the correction history: by how much searches found the static
+//! evaluation off, per pawn structure. Sharing it lets every thread
 //! order its moves by what all of them have learnt: with private tables each thread
 //! learnt from its part of the tree only, and two threads searched a larger tree.
 
@@ -17,6 +18,11 @@ pub const HISTORY_MAX: i32 = 16384;
 /// history stays smaller so that the victim's value still leads capture ordering.
 pub const CONTINUATION_MAX: i32 = 30000;
 pub const CAPTURE_MAX: i32 = 10000;
+/// Correction history: entries per side (a power of two), their limit, and the
+/// evaluation correction is an entry divided by `CORRECTION_GRAIN`.
+const CORRECTION_SIZE: usize = 1 << 14;
+pub const CORRECTION_MAX: i32 = 1024;
+pub const CORRECTION_GRAIN: i32 = 16;
 /// Entries of the continuation table at most: larger variants fold its rows.
 const CONTINUATION_BUDGET: usize = 1 << 23;
 
@@ -37,6 +43,9 @@ pub struct History {
     rows: usize,
     /// [piece-to key of the capturing move][captured type].
     capture: Arc<[AtomicI16]>,
+    /// [side to move][pawn-structure key]: how far searches found the static
+    /// evaluation off with this pawn structure (in 1/`CORRECTION_GRAIN` units).
+    correction: Arc<[AtomicI16]>,
 }
 
 impl Default for History {
@@ -50,6 +59,7 @@ impl Default for History {
             continuation: Arc::new([]),
             rows: 0,
             capture: Arc::new([]),
+            correction: zeroed(2 * CORRECTION_SIZE),
         }
     }
 }
@@ -87,12 +97,14 @@ impl History {
         self.rows = keys.min(CONTINUATION_BUDGET / keys.max(1)).max(1);
         self.continuation = zeroed(self.rows * keys);
         self.capture = zeroed(keys * types);
+        self.correction.iter().for_each(|e| e.store(0, Relaxed));
     }
 
     /// Forget everything (new game).
     pub fn clear(&self) {
         self.continuation.iter().for_each(|e| e.store(0, Relaxed));
         self.capture.iter().for_each(|e| e.store(0, Relaxed));
+        self.correction.iter().for_each(|e| e.store(0, Relaxed));
         self.butterfly.iter().for_each(|e| e.store(0, Relaxed));
         self.counter
             .iter()
@@ -154,6 +166,28 @@ impl History {
         );
     }
 
+    #[inline]
+    fn correction_index(stm: usize, key: u64) -> usize {
+        stm * CORRECTION_SIZE + (key as usize & (CORRECTION_SIZE - 1))
+    }
+
+    /// The correction to a static evaluation with this pawn-structure key.
+    #[inline]
+    pub fn correction(&self, stm: usize, key: u64) -> i32 {
+        self.correction[Self::correction_index(stm, key)].load(Relaxed) as i32 / CORRECTION_GRAIN
+    }
+
+    /// A search found `diff` between its score and the static evaluation at `depth`.
+    #[inline]
+    pub fn update_correction(&self, stm: usize, key: u64, diff: i32, depth: i32) {
+        let bonus = (diff * depth / 8).clamp(-CORRECTION_MAX / 4, CORRECTION_MAX / 4);
+        nudge(
+            &self.correction[Self::correction_index(stm, key)],
+            bonus,
+            CORRECTION_MAX,
+        );
+    }
+
     /// Index of a previous move for the counter-move table (piece that moved, where to).
     #[inline]
     pub fn counter_slot(piece_index: usize, to: Square) -> usize {
@@ -183,4 +217,29 @@ pub fn last_mover(pos: &Position) -> Option<usize> {
     }
     let p = pos.piece_at(m.to());
     p.is_some().then(|| p.index())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corrections_follow_the_searches_and_stay_bounded() {
+        let h = History::default();
+        assert_eq!(h.correction(0, 7), 0);
+        for _ in 0..200 {
+            h.update_correction(0, 7, 300, 10);
+        }
+        let c = h.correction(0, 7);
+        assert!(c > 0 && c <= CORRECTION_MAX / CORRECTION_GRAIN, "{c}");
+        // Per side, and another key is untouched.
+        assert_eq!(h.correction(1, 7), 0);
+        assert_eq!(h.correction(0, 8), 0);
+        for _ in 0..200 {
+            h.update_correction(0, 7, -300, 10);
+        }
+        assert!(h.correction(0, 7) < 0);
+        h.clear();
+        assert_eq!(h.correction(0, 7), 0);
+    }
 }

@@ -266,7 +266,21 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        let stored_eval = if n.in_check { EVAL_NONE } else { n.static_eval };
+        // The static evaluation was off by what the search found: remember it for
+        // this pawn structure (not when a capture decided, nor when the bound says
+        // nothing about the direction).
+        if !n.in_check
+            && n.excluded.is_none()
+            && best.abs() < MATE_BOUND
+            && (best_move.is_none() || !self.rules.is_capture(&self.pos, best_move))
+            && !(bound == Bound::Lower && best <= n.static_eval)
+            && !(bound == Bound::Upper && best >= n.static_eval)
+        {
+            let stm = self.pos.side_to_move() as usize;
+            self.hist
+                .update_correction(stm, n.structure, best - n.static_eval, n.depth);
+        }
+        let stored_eval = if n.in_check { EVAL_NONE } else { n.raw_eval };
         self.shared.tt.store(
             n.key,
             Probe {

@@ -29,6 +29,11 @@ pub(super) struct Node {
     pub excluded: Move,
     pub tt: Option<Probe>,
     pub tt_move: Move,
+    /// The evaluation function's own score (what the table stores).
+    pub raw_eval: i32,
+    /// The key of the pawn structure (correction history).
+    pub structure: u64,
+    /// The evaluation corrected by the correction history (-INF in check).
     pub static_eval: i32,
     /// The static evaluation sharpened by the table's score where its bound allows.
     pub eval: i32,
@@ -111,10 +116,16 @@ impl Worker {
             }
         }
 
-        let static_eval = match tt {
+        let raw_eval = match tt {
             _ if in_check => -INF,
             Some(t) if t.eval != EVAL_NONE => t.eval,
             _ => self.eval.evaluate(&self.pos),
+        };
+        let structure = self.structure_key();
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.corrected(raw_eval, structure)
         };
         let eval = match tt {
             Some(t) if !in_check && t.score.abs() < MATE_BOUND => match t.bound {
@@ -140,6 +151,8 @@ impl Worker {
             excluded,
             tt,
             tt_move,
+            raw_eval,
+            structure,
             static_eval,
             eval,
             improving,

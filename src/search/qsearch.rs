@@ -43,13 +43,15 @@ impl Worker {
         // it was computed (the main search must not take that for the real thing).
         let mut stored_eval = EVAL_NONE;
         if !in_check {
-            (static_eval, stored_eval) = match tt {
+            let raw;
+            (raw, stored_eval) = match tt {
                 Some(t) if t.eval != EVAL_NONE => (t.eval, t.eval),
                 _ => match self.eval.evaluate_window(&self.pos, alpha, beta) {
                     (e, true) => (e, e),
                     (e, false) => (e, EVAL_NONE),
                 },
             };
+            static_eval = self.corrected(raw, self.structure_key());
             best = static_eval;
             if best >= beta {
                 return best;

@@ -95,6 +95,8 @@ pub struct Worker {
     pub(super) null_ok: bool,
     /// Types that count as "pieces" for the null-move zugzwang guard.
     pub(super) non_pawn: u64,
+    /// Pawn-like types: their squares key the correction history.
+    pub(super) structure: u64,
     /// Mate search: no forward pruning or reductions, so that a mate in N is found
     /// at depth 2N-1.
     pub(super) exhaustive: bool,
@@ -144,6 +146,9 @@ impl Worker {
                 non_pawn |= 1 << t;
             }
         }
+        let structure = (0..v.num_types())
+            .filter(|&t| !v.pieces[t].royal && non_pawn & 1 << t == 0)
+            .fold(0, |m, t| m | 1 << t);
         let null_ok =
             !(v.must_capture || v.extinction_all_types && v.extinction_value == GameValue::Win);
         Worker {
@@ -182,10 +187,36 @@ impl Worker {
             node_limit: None,
             null_ok,
             non_pawn,
+            structure,
             exhaustive: false,
             captures_to_hand,
             quiet_moves_exist,
         }
+    }
+
+    /// The key of the pawn structure (the squares of the pawn-like types), which
+    /// keys the correction history.
+    pub(super) fn structure_key(&self) -> u64 {
+        const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut h = MUL;
+        for c in Color::BOTH {
+            let mut types = self.structure;
+            while types != 0 {
+                let t = types.trailing_zeros() as PieceType;
+                types &= types - 1;
+                for &w in self.pos.pieces_of(c, t).0.data.iter() {
+                    h = (h ^ w).wrapping_mul(MUL).rotate_left(29);
+                }
+            }
+        }
+        h
+    }
+
+    /// The static evaluation `raw` corrected by what searches found of it with this
+    /// pawn structure.
+    pub(super) fn corrected(&self, raw: i32, structure: u64) -> i32 {
+        let stm = self.pos.side_to_move() as usize;
+        (raw + self.hist.correction(stm, structure)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     pub(super) fn is_main(&self) -> bool {
