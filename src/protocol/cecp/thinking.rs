@@ -9,6 +9,9 @@ use menagerie::search::{Event, Info, LiveReports, Score};
 use menagerie::types::Move;
 use std::time::Instant;
 
+/// Centipawns behind from which the engine accepts a draw its opponent offered.
+const DRAW_ACCEPT_BEHIND: i32 = 300;
+
 impl Session {
     /// The search thread ended without a best move: play a fallback move if one was
     /// due, and do not restart a search on this position.
@@ -222,15 +225,20 @@ impl Session {
         )
     }
 
+    /// The search that just ended found the engine `cp` centipawns or more behind,
+    /// or mated.
+    fn found_behind(&self, cp: i32) -> bool {
+        self.last_info.as_ref().is_some_and(|i| match i.score {
+            Score::Cp(x) => x <= -cp,
+            Score::Mate(n) => n < 0,
+        })
+    }
+
     /// Count the search that just ended towards resigning (the `Resign` option):
     /// true when it and the ones before it found the game lost often enough.
     fn resigns(&mut self) -> bool {
         let limit = self.settings.resign;
-        let lost = limit > 0
-            && self.last_info.as_ref().is_some_and(|i| match i.score {
-                Score::Cp(x) => x <= -limit,
-                Score::Mate(n) => n < 0,
-            });
+        let lost = limit > 0 && self.found_behind(limit);
         self.lost_searches = if lost { self.lost_searches + 1 } else { 0 };
         self.lost_searches >= options::RESIGN_AFTER
     }
@@ -256,14 +264,9 @@ impl Session {
             self.mode = Mode::Force;
             return;
         }
-        if self.draw_offered {
-            let losing = self.last_info.as_ref().is_some_and(|i| {
-                matches!(i.score, Score::Cp(x) if x < -300)
-                    || matches!(i.score, Score::Mate(n) if n < 0)
-            });
-            if losing {
-                self.out.line("offer draw");
-            }
+        // A draw offered is accepted (offered back) when the game looks lost.
+        if self.draw_offered && self.found_behind(DRAW_ACCEPT_BEHIND) {
+            self.out.line("offer draw");
         }
         let pos = self.ctl.position().clone();
         let text = wire::cecp_text(&pos, m, &self.xb);
