@@ -35,8 +35,8 @@ pub struct History {
     butterfly: Arc<[AtomicI32]>,
     /// [moved piece index][to] of the previous move -> the move that refuted it.
     counter: Arc<[AtomicU64]>,
-    /// Piece-to keys (`type * squares + square`) of the variant the tables are
-    /// sized for: (types, squares).
+    /// Piece-to keys (`(side * types + type) * squares + square`) of the variant
+    /// the tables are sized for: (types, squares).
     dims: (usize, usize),
     /// [row of an earlier move's piece-to key][piece-to key of this move].
     continuation: Arc<[AtomicI16]>,
@@ -92,7 +92,7 @@ impl History {
         if self.dims == (types, squares) {
             return;
         }
-        let keys = types * squares;
+        let keys = 2 * types * squares;
         self.dims = (types, squares);
         self.rows = keys.min(CONTINUATION_BUDGET / keys.max(1)).max(1);
         self.continuation = zeroed(self.rows * keys);
@@ -130,16 +130,16 @@ impl History {
         e.store(v + b - v * b.abs() / HISTORY_MAX, Relaxed);
     }
 
-    /// The piece-to key of a move of a piece of type `kind` to `to`.
+    /// The piece-to key of a move of a piece of side `side` and type `kind` to `to`.
     #[inline]
-    pub fn piece_to(&self, kind: PieceType, to: Square) -> usize {
-        kind as usize * self.dims.1 + to as usize
+    pub fn piece_to(&self, side: usize, kind: PieceType, to: Square) -> usize {
+        (side * self.dims.0 + kind as usize) * self.dims.1 + to as usize
     }
 
     /// The continuation row that follows a move with piece-to key `key`.
     #[inline]
     pub fn row(&self, key: usize) -> usize {
-        (key % self.rows) * self.dims.0 * self.dims.1
+        (key % self.rows) * 2 * self.dims.0 * self.dims.1
     }
 
     #[inline]

@@ -31,10 +31,7 @@ impl OrderCtx<'_> {
     #[inline]
     pub fn capture_score(&self, pos: &Position, m: Move) -> i32 {
         let victim = captured_type(pos, m);
-        let history = victim.map_or(0, |v| {
-            self.hist
-                .capture(self.hist.piece_to(moved_type(pos, m), m.to()), v)
-        });
+        let history = victim.map_or(0, |v| self.hist.capture(move_key(self.hist, pos, m), v));
         6 * capture_gain(pos, self.eval, m) + history
     }
 }
@@ -42,12 +39,19 @@ impl OrderCtx<'_> {
 /// Butterfly plus continuation histories of a quiet move.
 #[inline]
 pub fn quiet_history(hist: &History, cont: &[Option<usize>; 3], pos: &Position, m: Move) -> i32 {
-    let key = hist.piece_to(moved_type(pos, m), m.to());
+    let key = move_key(hist, pos, m);
     let mut s = hist.score(pos.side_to_move() as usize, m);
     for row in cont.iter().flatten() {
         s += hist.continuation(*row, key);
     }
     s
+}
+
+/// The piece-to key of a move of the side to move (continuation and capture
+/// histories): the side, the type that moves and where to.
+#[inline]
+pub fn move_key(hist: &History, pos: &Position, m: Move) -> usize {
+    hist.piece_to(pos.side_to_move() as usize, moved_type(pos, m), m.to())
 }
 
 /// The type of the piece that moves (for a drop: the dropped type).

@@ -6,7 +6,7 @@
 
 use super::busy::{BusyMoves, DEFER_DEPTH, PutOff};
 use super::history::{History, last_mover};
-use super::movepick::{MovePicker, captured_type, moved_type, quiet_history};
+use super::movepick::{MovePicker, captured_type, move_key, quiet_history};
 use super::node::Node;
 use super::params;
 use super::score::{INF, MATE_BOUND, to_tt, value_score};
@@ -145,7 +145,7 @@ impl Worker {
                 number: legal,
                 quiet,
                 refutation: self.stack[ply].killers.contains(&m) || m == counter,
-                piece_to: self.hist.piece_to(moved_type(&self.pos, m), m.to()),
+                piece_to: move_key(&self.hist, &self.pos, m),
                 history: if quiet {
                     quiet_history(&self.hist, &cont, &self.pos, m)
                 } else {
@@ -432,14 +432,14 @@ impl Worker {
         let cont = c.cont;
         let quiet_update = |q: Move, b: i32| {
             hist.update(us, q, b);
-            let key = hist.piece_to(moved_type(pos, q), q.to());
+            let key = move_key(hist, pos, q);
             for row in cont.iter().flatten() {
                 hist.update_continuation(*row, key, b);
             }
         };
         let capture_update = |x: Move, b: i32| {
             if let Some(v) = captured_type(pos, x) {
-                hist.update_capture(hist.piece_to(moved_type(pos, x), x.to()), v, b);
+                hist.update_capture(move_key(hist, pos, x), v, b);
             }
         };
         if c.quiet {

@@ -3,7 +3,7 @@
 //! node without looking at its moves (razoring, reverse futility, null move, ProbCut).
 //! The move loop is in `moves.rs`.
 
-use super::movepick::{MovePicker, moved_type};
+use super::movepick::{MovePicker, move_key};
 use super::params;
 use super::score::{INF, MATE, MATE_BOUND, MAX_PLY, from_tt, value_score};
 use super::tt::{Bound, EVAL_NONE, Probe};
@@ -253,7 +253,7 @@ impl Worker {
                 break;
             };
             tried += 1;
-            let piece_to = self.hist.piece_to(moved_type(&self.pos, m), m.to());
+            let piece_to = move_key(&self.hist, &self.pos, m);
             self.stack[ply].cont_row = Some(self.hist.row(piece_to));
             self.stack[ply].stat_score = 0;
             self.stack[ply].move_count = tried;

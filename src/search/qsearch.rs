@@ -3,7 +3,7 @@
 //! that lose material by static exchange, and those that cannot reach alpha even if
 //! the victim were free, are skipped.
 
-use super::movepick::{MovePicker, moved_type};
+use super::movepick::{MovePicker, move_key};
 use super::node::bound_allows;
 use super::params;
 use super::score::{INF, MAX_PLY, from_tt, to_tt, value_score};
@@ -84,10 +84,7 @@ impl Worker {
                     continue;
                 }
             }
-            self.stack[ply].cont_row = Some(
-                self.hist
-                    .row(self.hist.piece_to(moved_type(&self.pos, m), m.to())),
-            );
+            self.stack[ply].cont_row = Some(self.hist.row(move_key(&self.hist, &self.pos, m)));
             self.pos.make(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1, false);
             self.pos.unmake();

@@ -4,7 +4,7 @@
 
 use super::Limits;
 use super::busy::{BusyMoves, DEFER_DEPTH, PutOff};
-use super::movepick::moved_type;
+use super::movepick::move_key;
 use super::score::INF;
 use super::shared::RootMove;
 use super::worker::Worker;
@@ -51,7 +51,7 @@ impl Worker {
                 live.root_move(m, i + 1);
             }
             let capture = self.rules.is_capture(&self.pos, m);
-            let piece_to = self.hist.piece_to(moved_type(&self.pos, m), m.to());
+            let piece_to = move_key(&self.hist, &self.pos, m);
             self.stack[0].cont_row = Some(self.hist.row(piece_to));
             self.pos.make(m);
             let gives_check = self.pos.in_check();
