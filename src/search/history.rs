@@ -92,8 +92,8 @@ impl History {
         if self.dims == (types, squares) {
             return;
         }
-        let keys = 2 * types * squares;
         self.dims = (types, squares);
+        let keys = self.keys();
         self.rows = keys.min(CONTINUATION_BUDGET / keys.max(1)).max(1);
         self.continuation = zeroed(self.rows * keys);
         self.capture = zeroed(keys * types);
@@ -139,7 +139,13 @@ impl History {
     /// The continuation row that follows a move with piece-to key `key`.
     #[inline]
     pub fn row(&self, key: usize) -> usize {
-        (key % self.rows) * 2 * self.dims.0 * self.dims.1
+        (key % self.rows) * self.keys()
+    }
+
+    /// How many piece-to keys there are (both sides' types on every square).
+    #[inline]
+    fn keys(&self) -> usize {
+        2 * self.dims.0 * self.dims.1
     }
 
     #[inline]

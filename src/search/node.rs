@@ -31,7 +31,7 @@ pub(super) struct Node {
     pub tt_move: Move,
     /// The evaluation function's own score (what the table stores).
     pub raw_eval: i32,
-    /// The key of the pawn structure (correction history).
+    /// The key of the pawn structure (correction history; 0 in check).
     pub structure: u64,
     /// The evaluation corrected by the correction history (-INF in check).
     pub static_eval: i32,
@@ -116,16 +116,16 @@ impl Worker {
             }
         }
 
-        let raw_eval = match tt {
-            _ if in_check => -INF,
-            Some(t) if t.eval != EVAL_NONE => t.eval,
-            _ => self.eval.evaluate(&self.pos),
-        };
-        let structure = self.structure_key();
-        let static_eval = if in_check {
-            -INF
+        // In check there is no static evaluation (nor a correction to learn).
+        let (raw_eval, static_eval, structure) = if in_check {
+            (-INF, -INF, 0)
         } else {
-            self.corrected(raw_eval, structure)
+            let raw = match tt {
+                Some(t) if t.eval != EVAL_NONE => t.eval,
+                _ => self.eval.evaluate(&self.pos),
+            };
+            let structure = self.structure_key();
+            (raw, self.corrected(raw, structure), structure)
         };
         let eval = match tt {
             Some(t) if !in_check && t.score.abs() < MATE_BOUND => match t.bound {
