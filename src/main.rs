@@ -492,7 +492,7 @@ fn tune_command(args: TuneArgs) -> Outcome {
     };
     // Traced with the starting weights: the parts the trace records as they are
     // (the endgame scale) must be the ones the fit starts from.
-    let eval = Evaluator::with_params(&rules, Basis::new(&rules), start.clone());
+    let eval = Evaluator::with_params(&rules, basis, start.clone());
     let file = args.data.display().to_string();
     // Every readable position, noisy ones included (for timing and for the lazy
     // margin: the search evaluates those too).
