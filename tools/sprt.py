@@ -201,6 +201,8 @@ class Runner:
                     "--engine", self.first, "--engine", self.second,
                     "--hash", str(self.a.hash), "--json", os.path.join(tmp, "r.json")]
             args += ["--st", str(self.a.st)] if self.a.st else ["--tc", self.a.tc]
+            if self.a.depth:
+                args += ["--depth", str(self.a.depth)]
             if opening:
                 with open(os.path.join(tmp, "o.txt"), "w") as f:
                     f.write(opening + "\n")
@@ -323,6 +325,9 @@ def main():
     common.add_argument("--variants", default="crazyhouse,chess", help="comma-separated, played round-robin")
     common.add_argument("--tc", default="5+0.05")
     common.add_argument("--st", type=float, default=None)
+    common.add_argument("--depth", type=int, default=None,
+                        help="also stop every search at this depth (fixed-depth games: the "
+                             "evaluation and the tree compared without the speed)")
     common.add_argument("--hash", type=int, default=16)
     common.add_argument("--concurrency", type=int, default=2)
     common.add_argument("--seed", type=int, default=1, help="opening order")
