@@ -24,7 +24,9 @@ import pyffish as sf
 RESULTS = {"1-0": "1", "0-1": "0", "1/2-1/2": "0.5"}
 TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
 SQUARES = re.compile(r"[a-z][0-9]+")
+# Movetext tokens: comments, move numbers ("12." / "12..."), results, and moves.
 TOKEN = re.compile(r"\{[^}]*\}|\S+")
+NOT_A_MOVE = re.compile(r"^(\{.*\}|\d+\.+|1-0|0-1|1/2-1/2|\*)$")
 
 
 def games(path):
@@ -54,7 +56,7 @@ def positions(tags, movetext, out):
     written = 0
     tokens = TOKEN.findall(movetext)
     for i, tok in enumerate(tokens):
-        if tok.startswith("{") or tok in RESULTS or tok == "*" or re.match(r"^\d+\.+$", tok):
+        if NOT_A_MOVE.match(tok):
             continue
         # Moves whose destination square is written in the SAN are tried first.
         legal = sorted(sf.legal_moves(variant, current, []), key=lambda m: SQUARES.findall(m)[-1] not in tok)
