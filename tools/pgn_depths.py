@@ -13,17 +13,9 @@ import argparse
 import re
 from collections import defaultdict
 
-TAG = re.compile(r'\[(White|Black) "([^"]*)"\]')
-COMMENT = re.compile(r"\{([^}]*)\}")
-SEARCH = re.compile(r"^\s*\S+/(\d+)\s+([0-9.]+)s")
+from pgn import games
 
-
-def games(text):
-    """(white, black, move comments) of each game."""
-    for chunk in text.split("[Event ")[1:]:
-        names = dict(TAG.findall(chunk))
-        head, _, body = chunk.partition("\n\n")
-        yield names.get("White", "?"), names.get("Black", "?"), COMMENT.findall(body)
+SEARCH = re.compile(r"^\S+/(\d+)\s+([0-9.]+)s")
 
 
 def main():
@@ -35,17 +27,15 @@ def main():
     total = defaultdict(list)
     stretch = defaultdict(lambda: defaultdict(list))
     for path in a.pgn:
-        with open(path) as f:
-            for white, black, comments in games(f.read()):
-                # Every move has a comment, so a comment's index is its ply.
-                for ply, c in enumerate(comments):
-                    m = SEARCH.match(c.replace("\n", " "))
-                    if not m:
-                        continue
-                    engine = white if ply % 2 == 0 else black
-                    x = (int(m.group(1)), float(m.group(2)))
-                    total[engine].append(x)
-                    stretch[engine][min(ply // a.bucket, a.stretches - 1)].append(x)
+        for tags, moves in games(path):
+            for ply, (_, comment) in enumerate(moves):
+                m = SEARCH.match(comment)
+                if not m:
+                    continue
+                engine = tags.get("White" if ply % 2 == 0 else "Black", "?")
+                x = (int(m.group(1)), float(m.group(2)))
+                total[engine].append(x)
+                stretch[engine][min(ply // a.bucket, a.stretches - 1)].append(x)
     mean = lambda xs, i: sum(x[i] for x in xs) / len(xs)
     for engine, xs in sorted(total.items()):
         print("%-12s %6d moves  depth %5.2f  time %.3f s" % (engine, len(xs), mean(xs, 0), mean(xs, 1)))

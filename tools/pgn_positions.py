@@ -21,32 +21,13 @@ import re
 
 import pyffish as sf
 
+from pgn import games
+
 RESULTS = {"1-0": "1", "0-1": "0", "1/2-1/2": "0.5"}
-TAG = re.compile(r'^\[(\w+) "(.*)"\]\s*$')
 SQUARES = re.compile(r"[a-z][0-9]+")
-# Movetext tokens: comments, move numbers ("12." / "12..."), results, and moves.
-TOKEN = re.compile(r"\{[^}]*\}|\S+")
-NOT_A_MOVE = re.compile(r"^(\{.*\}|\d+\.+|1-0|0-1|1/2-1/2|\*)$")
 
 
-def games(path):
-    """(tags, movetext) of each game in a PGN file."""
-    tags, text = {}, []
-    with open(path) as f:
-        for line in f:
-            m = TAG.match(line)
-            if m:
-                if text:
-                    yield tags, " ".join(text)
-                    tags, text = {}, []
-                tags[m.group(1)] = m.group(2)
-            elif line.strip():
-                text.append(line.strip())
-    if tags:
-        yield tags, " ".join(text)
-
-
-def positions(tags, movetext, out):
+def positions(tags, moves, out):
     """Writes the game's positions after its book moves; returns how many."""
     result = RESULTS.get(tags.get("Result"))
     if result is None:
@@ -54,19 +35,15 @@ def positions(tags, movetext, out):
     variant = tags.get("Variant", "chess")
     current = tags.get("FEN", sf.start_fen(variant))
     written = 0
-    tokens = TOKEN.findall(movetext)
-    for i, tok in enumerate(tokens):
-        if NOT_A_MOVE.match(tok):
-            continue
+    for san, comment in moves:
         # Moves whose destination square is written in the SAN are tried first.
-        legal = sorted(sf.legal_moves(variant, current, []), key=lambda m: SQUARES.findall(m)[-1] not in tok)
+        legal = sorted(sf.legal_moves(variant, current, []), key=lambda m: SQUARES.findall(m)[-1] not in san)
         move = next((m for m in legal
                      if sf.get_san(variant, current, m, False, sf.NOTATION_SAN).rstrip("+#")
-                     == tok.rstrip("+#")), None)
+                     == san.rstrip("+#")), None)
         if move is None:
-            raise SystemExit("no legal move %s in %s" % (tok, current))
-        book = i + 1 < len(tokens) and tokens[i + 1] == "{book}"
-        if not book:
+            raise SystemExit("no legal move %s in %s" % (san, current))
+        if comment != "book":
             out.write("%s;0;%s;%s\n" % (current, result, move))
             written += 1
         current = sf.get_fen(variant, current, [move])
@@ -83,8 +60,8 @@ def main():
     n_games = n_positions = 0
     with open(output, "w") as out:
         for path in inputs:
-            for tags, text in games(path):
-                k = positions(tags, text, out)
+            for tags, moves in games(path):
+                k = positions(tags, moves, out)
                 n_games += k > 0
                 n_positions += k
     print("%d games, %d positions" % (n_games, n_positions))
