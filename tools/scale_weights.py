@@ -18,12 +18,16 @@ king_mobility king_offset attacker check drop_check hand_danger defender presenc
 import re
 import sys
 
+# The evaluation's king-danger terms (src/variant/weights.rs: `PieceTerm::is_danger` and the
+# single-number global terms but king_danger_eg and lazy_margin); a test there keeps the two
+# lists equal.
 DANGER = (
     "king_hits king_weak king_unsafe_check king_flank_attacks king_flank_defense "
     "king_mobility king_offset attacker check drop_check hand_danger defender presence"
 ).split()
 
-LINE = re.compile(r"^(\w+)((?: \S+)?) = (.*)$")
+# A weight line: the term, its piece letter and square if any, the numbers, a comment.
+LINE = re.compile(r"^(\w+)((?: [^=\s]+)*) = ([^#]*?)(\s*#.*)?$")
 
 
 def scale(lines, factor, names):
@@ -33,7 +37,7 @@ def scale(lines, factor, names):
         m = LINE.match(line.rstrip("\n"))
         if m and m.group(1) in names:
             numbers = " ".join(f"{round(float(x) * factor, 1):g}" for x in m.group(3).split())
-            line = f"{m.group(1)}{m.group(2)} = {numbers}\n"
+            line = f"{m.group(1)}{m.group(2)} = {numbers}{m.group(4) or ''}\n"
         out.append(line)
     return out
 

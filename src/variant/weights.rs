@@ -672,4 +672,39 @@ mobility B = 4 3
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(again, w);
     }
+
+    /// tools/scale_weights.py keeps its own list of the king-danger terms (`--danger`):
+    /// it must name exactly the terms summed into the danger.
+    #[test]
+    fn the_scaling_tool_names_every_danger_term() {
+        let tool = include_str!("../../tools/scale_weights.py");
+        let list = tool
+            .split("DANGER = (")
+            .nth(1)
+            .and_then(|rest| rest.split(").split()").next())
+            .expect("the tool's DANGER list");
+        let mut named: Vec<&str> = list
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .flat_map(str::split_whitespace)
+            .collect();
+        let mut danger: Vec<&str> = PieceTerm::ALL
+            .iter()
+            .filter(|t| t.is_danger())
+            .map(|t| t.name())
+            .chain(
+                GlobalTerm::ALL
+                    .iter()
+                    .filter(|t| {
+                        t.is_single()
+                            && !matches!(t, GlobalTerm::KingDangerEg | GlobalTerm::LazyMargin)
+                    })
+                    .map(|t| t.name()),
+            )
+            .collect();
+        named.sort_unstable();
+        danger.sort_unstable();
+        assert_eq!(named, danger);
+    }
 }
