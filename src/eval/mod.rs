@@ -43,7 +43,7 @@ const PHASE_MAX: i32 = 256;
 /// Royal pieces further than this from a passed pawn's square ahead count as this far.
 const KING_DISTANCE_MAX: usize = 5;
 /// The endgame part is scaled in 64ths.
-const SCALE_ONE: i32 = 64;
+pub(crate) const SCALE_ONE: i32 = 64;
 /// Window bounds at which the lazy exit is off.
 const LAZY_OFF: i32 = 30_000;
 /// No evaluation goes beyond this (far from the search's mate scores).
@@ -178,6 +178,11 @@ pub struct Evaluator {
     checks: bool,
     /// How far the terms after the lazy exit can move the score, roughly.
     lazy_margin: i32,
+    /// Endgame scale by the pawns of the side ahead (64ths: base, per pawn), with
+    /// opposite-coloured bishops, and with those bishops alone.
+    scale_pawns: [i32; 2],
+    scale_opposite: [i32; 2],
+    scale_opposite_alone: i32,
 }
 
 /// Entries of a thread's pawn cache (a power of two).
@@ -480,6 +485,9 @@ impl Evaluator {
             drop_game,
             checks: v.checking && rules.royal_types != 0,
             lazy_margin: gw(GlobalTerm::LazyMargin)[0].max(0),
+            scale_pawns: gw(GlobalTerm::ScalePawns),
+            scale_opposite: gw(GlobalTerm::ScaleOpposite),
+            scale_opposite_alone: gw(GlobalTerm::ScaleOppositeAlone)[0],
             basis,
             params,
         }
@@ -604,6 +612,14 @@ impl Evaluator {
                     material.pawns[ci] += cnt;
                 } else {
                     material.pieces[ci] += cnt * self.basis.estimate[t];
+                    if self.basis.colour_bound[t] {
+                        material.bound[ci] += cnt;
+                        if let Some(sq) = set.first() {
+                            material.bound_colour[ci] = self.basis.square_colour(sq);
+                        }
+                    } else if self.rules.royal_types & 1u64 << t == 0 {
+                        material.others[ci] += cnt + in_hand;
+                    }
                 }
                 material.in_hand[ci] += in_hand;
                 if cnt >= 2 {
@@ -1532,13 +1548,26 @@ impl Evaluator {
             return SCALE_ONE;
         }
         let (s, w) = if eg[0] >= eg[1] { (0, 1) } else { (1, 0) };
-        if m.pawns[s] > 0 || m.in_hand[s] > 0 || m.pieces[s] - m.pieces[w] >= DRAWISH_EDGE {
-            SCALE_ONE
-        } else if m.pieces[s] <= DRAWISH_EDGE {
-            DRAWISH_SCALE[0]
-        } else {
-            DRAWISH_SCALE[1]
+        if m.pawns[s] == 0 && m.in_hand[s] == 0 && m.pieces[s] - m.pieces[w] < DRAWISH_EDGE {
+            return if m.pieces[s] <= DRAWISH_EDGE {
+                DRAWISH_SCALE[0]
+            } else {
+                DRAWISH_SCALE[1]
+            };
         }
+        // Fewer pawns to win with, or bishops that never meet: nearer a draw.
+        let opposite = m.bound == [1, 1] && m.bound_colour[0] != m.bound_colour[1];
+        let scale = if opposite && m.others == [0, 0] {
+            self.scale_opposite_alone
+        } else {
+            let [base, per_pawn] = if opposite {
+                self.scale_opposite
+            } else {
+                self.scale_pawns
+            };
+            base + per_pawn * m.pawns[s]
+        };
+        scale.clamp(0, SCALE_ONE)
     }
 }
 
@@ -1551,6 +1580,11 @@ struct Material {
     pieces: [i32; 2],
     /// Pieces in hand.
     in_hand: [i32; 2],
+    /// Colour-bound pieces on the board (bishops), and the square colour of one.
+    bound: [i32; 2],
+    bound_colour: [usize; 2],
+    /// Other pieces but royals, on the board or in hand.
+    others: [i32; 2],
 }
 
 /// The number of squares in a set: boards of up to 64 squares use one word of
@@ -1689,6 +1723,50 @@ mod tests {
                 assert_eq!(e.evaluate(&pos), traced, "{variant} {fen}");
             }
         }
+    }
+
+    /// The endgame scale: by the pawns of the side ahead, lower with bishops of
+    /// opposite colours, lowest with those bishops alone; never in a drop game, and
+    /// not at all with the generic weights (the scale terms off).
+    #[test]
+    fn endgames_scale_by_pawns_and_opposite_bishops() {
+        let set = VariantSet::builtin(crate::board::check_variant);
+        let scale_of = |variant: &str, fen: &str, weights: [[f64; 2]; 3]| {
+            let rules = Arc::new(Ruleset::new(set.get(variant).unwrap()));
+            let basis = Basis::new(&rules);
+            let mut params = Params::generic(&rules, &basis);
+            let n = params.n;
+            params.w[global_slot(n, GlobalTerm::ScalePawns)] = weights[0];
+            params.w[global_slot(n, GlobalTerm::ScaleOpposite)] = weights[1];
+            params.w[global_slot(n, GlobalTerm::ScaleOppositeAlone)] = weights[2];
+            let e = Evaluator::with_params(&rules, basis, params);
+            let pos = Position::from_fen(&rules, fen).unwrap();
+            let mut trace = crate::eval::trace::Recorded::default();
+            e.evaluate_traced(&pos, -LAZY_OFF, LAZY_OFF, &mut trace);
+            trace.eg_scale
+        };
+        let on = [[36.0, 7.0], [36.0, 2.0], [22.0, 22.0]];
+        let off = [[64.0, 0.0], [64.0, 0.0], [64.0, 64.0]];
+        // White is ahead: a rook and a pawn, then two pawns, against a rook.
+        let rook_pawn = "4k3/8/8/8/8/8/4P3/R3K1r1 w - - 0 1";
+        assert_eq!(scale_of("chess", rook_pawn, on), 43);
+        assert_eq!(
+            scale_of("chess", "4k3/8/8/8/8/8/3PP3/R3K1r1 w - - 0 1", on),
+            50
+        );
+        assert_eq!(scale_of("chess", rook_pawn, off), SCALE_ONE);
+        // Bishops on c1 (dark) and c8 (light) with two pawns against one.
+        let opposite = "2b1k3/p7/8/8/8/8/PP6/2B1K3 w - - 0 1";
+        assert_eq!(scale_of("chess", opposite, on), 22);
+        let with_rooks = "r1b1k3/p7/8/8/8/8/PP6/R1B1K3 w - - 0 1";
+        assert_eq!(scale_of("chess", with_rooks, on), 40);
+        // Bishops on the same colour (c1 and f8): the pawn rule.
+        let same = "4kb2/p7/8/8/8/8/PP6/2B1K3 w - - 0 1";
+        assert_eq!(scale_of("chess", same, on), 50);
+        // Many pawns: no scaling.
+        let many = "4k3/pppp4/8/8/8/8/PPPPP3/R3K1r1 w - - 0 1";
+        assert_eq!(scale_of("chess", many, on), SCALE_ONE);
+        assert_eq!(scale_of("crazyhouse", rook_pawn, on), SCALE_ONE);
     }
 
     /// The evaluation cache answers what an evaluation would: the full score once

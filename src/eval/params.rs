@@ -5,6 +5,7 @@
 //! weights are its weights file's where it gives them and the generic ones, derived
 //! from its pieces, elsewhere (an untuned piece-square table is zero).
 
+use super::SCALE_ONE;
 use super::basis::Basis;
 use super::values;
 use crate::board::Ruleset;
@@ -231,6 +232,12 @@ impl Params {
         // Where pieces come back from the hand, king danger swings more.
         let lazy = if drop_game { 700.0 } else { 350.0 };
         set(&mut p, GlobalTerm::LazyMargin, single(lazy));
+        // Endgame scaling by pawns and opposite-coloured bishops: off unless a
+        // weights file sets it.
+        let full = SCALE_ONE as f64;
+        set(&mut p, GlobalTerm::ScalePawns, [full, 0.0]);
+        set(&mut p, GlobalTerm::ScaleOpposite, [full, 0.0]);
+        set(&mut p, GlobalTerm::ScaleOppositeAlone, single(full));
         p
     }
 }

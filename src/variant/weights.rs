@@ -177,6 +177,16 @@ pub enum GlobalTerm {
     /// part is taken for the whole (lazy evaluation). The tuner measures it on its
     /// data; it is not fitted.
     LazyMargin,
+    /// The endgame scale (64ths) is at most the first number plus the second per
+    /// pawn of the side ahead: an endgame with few pawns is harder to win. Two
+    /// numbers, but not a middlegame/endgame pair; not fitted (64 0: off).
+    ScalePawns,
+    /// The same when each side has one colour-bound piece (a bishop) and the two
+    /// stand on squares of opposite colours; not fitted (64 0: off).
+    ScaleOpposite,
+    /// The endgame scale when those two are the only pieces but royals and pawns;
+    /// not fitted (64: off).
+    ScaleOppositeAlone,
 }
 
 impl PieceTerm {
@@ -250,7 +260,7 @@ impl PieceTerm {
 }
 
 impl GlobalTerm {
-    pub const ALL: [GlobalTerm; 29] = [
+    pub const ALL: [GlobalTerm; 32] = [
         GlobalTerm::Tempo,
         GlobalTerm::Doubled,
         GlobalTerm::Isolated,
@@ -280,6 +290,9 @@ impl GlobalTerm {
         GlobalTerm::KingOffset,
         GlobalTerm::KingDangerEg,
         GlobalTerm::LazyMargin,
+        GlobalTerm::ScalePawns,
+        GlobalTerm::ScaleOpposite,
+        GlobalTerm::ScaleOppositeAlone,
     ];
     pub const COUNT: usize = GlobalTerm::ALL.len();
 
@@ -314,6 +327,9 @@ impl GlobalTerm {
             GlobalTerm::KingOffset => "king_offset",
             GlobalTerm::KingDangerEg => "king_danger_eg",
             GlobalTerm::LazyMargin => "lazy_margin",
+            GlobalTerm::ScalePawns => "scale_pawns",
+            GlobalTerm::ScaleOpposite => "scale_opposite",
+            GlobalTerm::ScaleOppositeAlone => "scale_opposite_alone",
         }
     }
 
@@ -330,6 +346,18 @@ impl GlobalTerm {
                 | GlobalTerm::KingOffset
                 | GlobalTerm::KingDangerEg
                 | GlobalTerm::LazyMargin
+                | GlobalTerm::ScaleOppositeAlone
+        )
+    }
+
+    /// Set by hand or measured, never fitted: the tuner leaves it as it is.
+    pub fn is_fixed(self) -> bool {
+        matches!(
+            self,
+            GlobalTerm::LazyMargin
+                | GlobalTerm::ScalePawns
+                | GlobalTerm::ScaleOpposite
+                | GlobalTerm::ScaleOppositeAlone
         )
     }
 }
@@ -697,8 +725,7 @@ mobility B = 4 3
                 GlobalTerm::ALL
                     .iter()
                     .filter(|t| {
-                        t.is_single()
-                            && !matches!(t, GlobalTerm::KingDangerEg | GlobalTerm::LazyMargin)
+                        t.is_single() && !t.is_fixed() && !matches!(t, GlobalTerm::KingDangerEg)
                     })
                     .map(|t| t.name()),
             )
