@@ -51,6 +51,14 @@ pub fn is_single(n: usize, slot: usize) -> bool {
     }
 }
 
+/// Is the slot a weight set by hand or measured, which the tuner leaves alone?
+pub fn is_fixed(n: usize, slot: usize) -> bool {
+    slot >= n * PieceTerm::COUNT
+        && GlobalTerm::ALL
+            .get(slot - n * PieceTerm::COUNT)
+            .is_some_and(|term| term.is_fixed())
+}
+
 impl Params {
     pub fn len(n: usize, cells: usize) -> usize {
         n * PieceTerm::COUNT + GlobalTerm::COUNT + n * cells

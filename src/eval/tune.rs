@@ -22,7 +22,7 @@
 //! games, so that near-identical positions do not leak) is held out to measure the
 //! fit on positions it was not fitted to.
 
-use super::params::{Params, global_slot, is_single};
+use super::params::{Params, global_slot, is_fixed, is_single};
 use super::trace::Recorded;
 use super::{DANGER_DIVISOR, Evaluator, PHASE_MAX, SCALE_ONE};
 use crate::board::Position;
@@ -421,6 +421,9 @@ pub fn fit(
         let t = step as f64 / opts.epochs.max(1) as f64;
         let rate = opts.rate * (0.05 + 0.95 * 0.5 * (1.0 + (std::f64::consts::PI * t).cos()));
         for i in 0..p.len() {
+            if is_fixed(n, i) {
+                continue;
+            }
             for j in 0..2 {
                 if j == 1 && is_single(n, i) {
                     continue;
