@@ -19,13 +19,18 @@
 //!
 //! Terms marked *danger* add up to the king-danger units of a side, which the
 //! evaluation turns into a penalty (quadratic in the middlegame); every other term
-//! is a middlegame and an endgame value in centipawns per unit of its feature.
+//! is a middlegame and an endgame value in centipawns per unit of its feature, but
+//! those set by hand rather than fitted (`lazy_margin`, the `scale_*` terms: see
+//! [`GlobalTerm::is_fixed`]), whose numbers their own documentation describes.
 //! What each term measures is the evaluation's business (`eval`); this layer
 //! knows only the names, reads the numbers and says where a file is wrong. A term
 //! the file leaves out keeps the value the evaluation derives from the pieces.
 
 use super::{LoadError, Variant};
 use crate::types::{Geometry, RankNumbering};
+
+/// What the two numbers of most terms are.
+const MG_EG: &str = "middlegame, endgame";
 
 /// The name of the piece-square term.
 const SQUARE_TERM: &str = "square";
@@ -459,14 +464,13 @@ impl Weights {
                 ));
                 continue;
             };
-            let pair = |single: bool| -> Result<[f64; 2], String> {
+            // `two` says what a pair of numbers is, for the error.
+            let pair = |single: bool, two: &str| -> Result<[f64; 2], String> {
                 match (single, numbers.as_slice()) {
                     (true, [x]) => Ok([*x, *x]),
                     (false, [m, e]) => Ok([*m, *e]),
                     (true, _) => Err("this term takes one number".to_string()),
-                    (false, _) => {
-                        Err("this term takes two numbers (middlegame, endgame)".to_string())
-                    }
+                    (false, _) => Err(format!("this term takes two numbers ({two})")),
                 }
             };
             let letter_type = |letter: Option<&str>| -> Result<usize, String> {
@@ -490,17 +494,23 @@ impl Weights {
                                 .to_string()
                         })?;
                     let cell = square_cell(g, g.file(sq), g.rank(sq));
-                    pair(false).map(|p| (Slot::Square(t, cell), p))
+                    pair(false, MG_EG).map(|p| (Slot::Square(t, cell), p))
                 })
             } else if let Some(term) = PieceTerm::ALL.iter().find(|t| t.name() == name) {
                 letter_type(letter).and_then(|t| {
-                    pair(term.is_danger()).map(|p| (Slot::Piece(t, *term as usize), p))
+                    pair(term.is_danger(), MG_EG).map(|p| (Slot::Piece(t, *term as usize), p))
                 })
             } else if let Some(term) = GlobalTerm::ALL.iter().find(|t| t.name() == name) {
                 if letter.is_some() {
                     Err("this term takes no piece letter".to_string())
                 } else {
-                    pair(term.is_single()).map(|p| (Slot::Global(*term as usize), p))
+                    let two = match term {
+                        GlobalTerm::ScalePawns | GlobalTerm::ScaleOpposite => {
+                            "a scale in 64ths, and per pawn"
+                        }
+                        _ => MG_EG,
+                    };
+                    pair(term.is_single(), two).map(|p| (Slot::Global(*term as usize), p))
                 }
             } else {
                 Err("unknown term".to_string())
@@ -649,6 +659,7 @@ value N B = 1 2
 tempo N = 1 2
 value N = inf 1
 mobility B = 4 3
+scale_pawns = 36
 ";
         let (w, errors) = Weights::parse("my/weights.txt", text, &v);
         let got: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
@@ -664,6 +675,7 @@ mobility B = 4 3
             "my/weights.txt:10: [chess] value N B = 1 2: a key is a term name and at most one piece letter (a square after it for 'square')",
             "my/weights.txt:11: [chess] tempo N = 1 2: this term takes no piece letter",
             "my/weights.txt:12: [chess] value N = inf 1: the values must be numbers (like 12, -3.5)",
+            "my/weights.txt:14: [chess] scale_pawns = 36: this term takes two numbers (a scale in 64ths, and per pawn)",
         ];
         assert_eq!(got, want);
         // The good lines still count.
