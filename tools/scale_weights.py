@@ -19,8 +19,8 @@ import re
 import sys
 
 # The evaluation's king-danger terms (src/variant/weights.rs: `PieceTerm::is_danger` and the
-# single-number global terms but king_danger_eg and lazy_margin); a test there keeps the two
-# lists equal.
+# single-number global terms but king_danger_eg and those set by hand, `GlobalTerm::is_fixed`);
+# a test there keeps the two lists equal.
 DANGER = (
     "king_hits king_weak king_unsafe_check king_flank_attacks king_flank_defense "
     "king_mobility king_offset attacker check drop_check hand_danger defender presence"

@@ -39,24 +39,24 @@ pub fn square_slot(n: usize, cells: usize, t: usize, cell: usize) -> usize {
     n * PieceTerm::COUNT + GlobalTerm::COUNT + t * cells + cell
 }
 
+/// The global term whose weight lives in `slot` (none for piece and square slots).
+fn global_term(n: usize, slot: usize) -> Option<GlobalTerm> {
+    slot.checked_sub(n * PieceTerm::COUNT)
+        .and_then(|i| GlobalTerm::ALL.get(i).copied())
+}
+
 /// Is the slot a single number (a danger term)?
 pub fn is_single(n: usize, slot: usize) -> bool {
-    let globals = n * PieceTerm::COUNT;
-    if slot < globals {
+    if slot < n * PieceTerm::COUNT {
         PieceTerm::ALL[slot % PieceTerm::COUNT].is_danger()
     } else {
-        GlobalTerm::ALL
-            .get(slot - globals)
-            .is_some_and(|term| term.is_single())
+        global_term(n, slot).is_some_and(GlobalTerm::is_single)
     }
 }
 
 /// Is the slot a weight set by hand or measured, which the tuner leaves alone?
 pub fn is_fixed(n: usize, slot: usize) -> bool {
-    slot >= n * PieceTerm::COUNT
-        && GlobalTerm::ALL
-            .get(slot - n * PieceTerm::COUNT)
-            .is_some_and(|term| term.is_fixed())
+    global_term(n, slot).is_some_and(GlobalTerm::is_fixed)
 }
 
 impl Params {
