@@ -1,0 +1,27 @@
+//! Menagerie's static evaluation of positions, for analysis scripts
+//! (tools/eval_residuals.py): reads lines `FEN[;...]` on stdin and prints
+//! `FEN;EVAL`, the evaluation in centipawns from the side to move's view.
+//! Lines whose FEN does not parse are skipped.
+//!
+//!     cargo run --release --example evalfen -- chess < positions.txt
+use menagerie::board::{Position, Ruleset, check_variant};
+use menagerie::eval::Evaluator;
+use menagerie::variant::VariantSet;
+use std::io::BufRead;
+
+fn main() {
+    let variant = std::env::args().nth(1).unwrap_or_else(|| "chess".into());
+    let set = VariantSet::builtin(check_variant);
+    let Ok(v) = set.find(&variant) else {
+        eprintln!("unknown variant '{variant}'");
+        std::process::exit(2);
+    };
+    let rules = Ruleset::new(v);
+    let eval = Evaluator::new(&rules);
+    for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+        let fen = line.split(';').next().unwrap_or("").trim();
+        if let Ok(pos) = Position::from_fen(&rules, fen) {
+            println!("{};{}", fen, eval.evaluate(&pos));
+        }
+    }
+}
