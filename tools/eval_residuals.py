@@ -15,21 +15,23 @@ evaluation does not follow. `--top N` lists the positions that differ most.
 Needs python-chess and numpy; chess only (the phase is chess's).
 """
 import argparse
-import json
+import os
 import re
 import subprocess
+import sys
 
 import chess
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from static_labels import evaluations, total  # noqa: E402
+
 TERMS = ["Material", "Imbalance", "Pawns", "Knights", "Bishops", "Rooks", "Queens", "Mobility",
          "King safety", "Threats", "Passed", "Space", "Initiative"]
 ROW = re.compile(r"^\s*([A-Za-z ]+?)\s*\|.*\|\s*(-?[0-9.]+)\s+(-?[0-9.]+)\s*$")
-TOTAL = re.compile(r"Total evaluation: (-?[0-9.]+)")
 # Stockfish 11's non-pawn material values and phase limits (facts about its evaluation).
 NPM = {chess.KNIGHT: 781, chess.BISHOP: 825, chess.ROOK: 1276, chess.QUEEN: 2538}
 ENDGAME_LIMIT, MIDGAME_LIMIT = 3915, 15258
-BATCH = 200
 
 
 def phase(board):
@@ -53,31 +55,14 @@ def quiet(lines):
 
 
 def fsf_tables(engine, fens):
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    p.stdin.write("uci\n")
-    out = []
-    for i in range(0, len(fens), BATCH):
-        chunk = fens[i:i + BATCH]
-        for fen in chunk:
-            p.stdin.write("position fen %s\neval\n" % fen)
-        p.stdin.write("isready\n")
-        p.stdin.flush()
-        cur = {}
-        for reply in p.stdout:
-            m = ROW.match(reply)
+    """Per FEN: {term: (mg, eg)} from Fairy-Stockfish's eval table, and "total"."""
+    for answer in evaluations(engine, "chess", fens):
+        table = {"total": total(answer)}
+        for line in answer:
+            m = ROW.match(line)
             if m and m.group(1) in TERMS:
-                cur[m.group(1)] = (float(m.group(2)), float(m.group(3)))
-            elif reply.startswith("Total evaluation"):
-                t = TOTAL.match(reply)
-                cur["total"] = float(t.group(1)) if t else None
-                out.append(cur)
-                cur = {}
-            elif reply.startswith("readyok"):
-                break
-    p.stdin.write("quit\n")
-    p.stdin.close()
-    p.wait()
-    return out
+                table[m.group(1)] = (float(m.group(2)), float(m.group(3)))
+        yield table
 
 
 def main():
@@ -91,7 +76,7 @@ def main():
     lines = [ln.strip() for ln in open(a.data) if ln.strip()][:a.limit]
     positions = list(quiet(lines))
     fens = [fen for fen, _ in positions]
-    tables = fsf_tables(a.engine, fens)
+    tables = list(fsf_tables(a.engine, fens))
     ours = {}
     reply = subprocess.run([a.evalfen, "chess"], input="\n".join(fens) + "\n",
                            capture_output=True, text=True, check=True).stdout

@@ -26,37 +26,52 @@ BATCH = 300
 TOTAL = re.compile(r"Total evaluation: (-?[0-9.]+)")
 
 
-def label(engine, variant, lines, out):
+def evaluations(engine, variant, fens):
+    """Fairy-Stockfish's `eval` of each FEN, in order: the lines of its answer, the
+    "Total evaluation" line last. The engine's round trips are batched (see BATCH)."""
     p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     p.stdin.write("uci\nsetoption name UCI_Variant value %s\n" % variant)
-    kept = 0
-    for i in range(0, len(lines), BATCH):
-        chunk = lines[i:i + BATCH]
-        for line in chunk:
-            p.stdin.write("position fen %s\neval\n" % line.split(";")[0])
+    for i in range(0, len(fens), BATCH):
+        chunk = fens[i:i + BATCH]
+        for fen in chunk:
+            p.stdin.write("position fen %s\neval\n" % fen)
         p.stdin.write("isready\n")
         p.stdin.flush()
-        values = []
+        answers, current = [], []
         for reply in p.stdout:
-            if reply.startswith("Total evaluation"):
-                m = TOTAL.match(reply)
-                values.append(float(m.group(1)) if m else None)  # "none (in check)"
-            elif reply.startswith("readyok"):
+            if reply.startswith("readyok"):
                 break
-        if len(values) != len(chunk):
-            raise SystemExit("engine answered %d evaluations for %d positions" % (len(values), len(chunk)))
-        for line, v in zip(chunk, values):
-            if v is None:
-                continue
-            fields = line.split(";")
-            white = fields[0].split()[1] == "w"
-            # `eval` reports pawns from White's point of view.
-            fields[1] = str(round(v * 100) * (1 if white else -1))
-            out.write(";".join(fields) + "\n")
-            kept += 1
+            current.append(reply)
+            if reply.startswith("Total evaluation"):
+                answers.append(current)
+                current = []
+        if len(answers) != len(chunk):
+            raise SystemExit("engine answered %d evaluations for %d positions" % (len(answers), len(chunk)))
+        yield from answers
     p.stdin.write("quit\n")
     p.stdin.close()
     p.wait()
+
+
+def total(answer):
+    """The total of one `eval` answer in pawns, White's view (None in check)."""
+    m = TOTAL.match(answer[-1])
+    return float(m.group(1)) if m else None
+
+
+def label(engine, variant, lines, out):
+    kept = 0
+    fens = [line.split(";")[0] for line in lines]
+    for line, answer in zip(lines, evaluations(engine, variant, fens)):
+        v = total(answer)
+        if v is None:
+            continue
+        fields = line.split(";")
+        white = fields[0].split()[1] == "w"
+        # `eval` reports pawns from White's point of view.
+        fields[1] = str(round(v * 100) * (1 if white else -1))
+        out.write(";".join(fields) + "\n")
+        kept += 1
     return kept
 
 
