@@ -12,8 +12,9 @@ after the fit:
     python3 tools/scale_weights.py variants/weights/chess.txt /tmp/chess.txt 0.77 --danger
 
 `--danger` names every king-danger term (the single-number terms summed into the danger
-that is squared): king_hits king_weak king_unsafe_check king_flank_attacks king_flank_defense
-king_mobility king_offset attacker check drop_check hand_danger defender presence.
+that is squared): king_hits king_weak king_unsafe_check king_weak_check king_flank_attacks
+king_flank_defense king_mobility king_offset attacker check drop_check hand_danger defender
+presence.
 """
 import re
 import sys
@@ -22,7 +23,7 @@ import sys
 # single-number global terms but king_danger_eg and those set by hand, `GlobalTerm::is_fixed`);
 # a test there keeps the two lists equal.
 DANGER = (
-    "king_hits king_weak king_unsafe_check king_flank_attacks king_flank_defense "
+    "king_hits king_weak king_unsafe_check king_weak_check king_flank_attacks king_flank_defense "
     "king_mobility king_offset attacker check drop_check hand_danger defender presence"
 ).split()
 

@@ -126,6 +126,8 @@ pub struct Evaluator {
     behind_pawn: Vec<[i32; 2]>,
     /// Per victim type, attacked by a safe enemy pawn (mg, eg).
     threat_by_pawn: Vec<[i32; 2]>,
+    /// Per type: the bonus for attacking a weak piece of the type.
+    threat: Vec<[i32; 2]>,
     /// Some type has a `threat_by_pawn` weight (else its walks are skipped).
     threat_by_pawn_on: bool,
     /// Per colour and square: what a pawn of the colour there, or anywhere ahead
@@ -169,6 +171,7 @@ pub struct Evaluator {
     king_hits: i32,
     king_weak: i32,
     king_unsafe_check: i32,
+    king_weak_check: i32,
     king_offset: i32,
     king_danger_eg: i32,
     /// Losing all pieces wins (giveaway): material counts against its owner.
@@ -364,6 +367,7 @@ impl Evaluator {
         let outpost = per_type(PieceTerm::Outpost, 1.0);
         let behind_pawn = per_type(PieceTerm::BehindPawn, 1.0);
         let threat_by_pawn = per_type(PieceTerm::ThreatByPawn, 1.0);
+        let threat = per_type(PieceTerm::Threat, 1.0);
         let gw = |term: GlobalTerm| pair(params.global(term));
         let pawn_terms_on = basis.pawn.is_some()
             && ([
@@ -373,12 +377,17 @@ impl Evaluator {
                 &outpost,
                 &behind_pawn,
                 &threat_by_pawn,
+                &threat,
             ]
             .iter()
             .any(|ws| ws.iter().any(|w| *w != [0, 0]))
-                || [GlobalTerm::PawnPushThreat, GlobalTerm::Restricted]
-                    .iter()
-                    .any(|&term| gw(term) != [0, 0]));
+                || [
+                    GlobalTerm::PawnPushThreat,
+                    GlobalTerm::Restricted,
+                    GlobalTerm::Hanging,
+                ]
+                .iter()
+                .any(|&term| gw(term) != [0, 0]));
         let pawn_span = pawn_spans(rules, basis.pawn);
         let proximity = (0..n)
             .map(|t| {
@@ -448,6 +457,7 @@ impl Evaluator {
             behind_pawn,
             threat_by_pawn_on: threat_by_pawn.iter().any(|w| *w != [0, 0]),
             threat_by_pawn,
+            threat,
             pawn_span,
             pawn_terms_on,
             proximity,
@@ -479,6 +489,7 @@ impl Evaluator {
             king_hits: gw(GlobalTerm::KingHits)[0],
             king_weak: gw(GlobalTerm::KingWeak)[0],
             king_unsafe_check: gw(GlobalTerm::KingUnsafeCheck)[0],
+            king_weak_check: gw(GlobalTerm::KingWeakCheck)[0],
             king_offset: gw(GlobalTerm::KingOffset)[0],
             king_danger_eg: gw(GlobalTerm::KingDangerEg)[0],
             material_sign,
@@ -1346,7 +1357,29 @@ impl Evaluator {
                 eg[ci] += self.restricted[1] * k;
                 tr.linear(c, global_slot(self.n, GlobalTerm::Restricted), k as f32);
             }
-            let hanging = theirs.and(&ours).minus(&defended);
+            // Hanging: attacked and not defended, or (not a pawn) attacked twice,
+            // defended once and by no pawn.
+            let mut hanging = theirs.and(&ours).minus(&defended);
+            if let Some(maps) = &act.pawns {
+                let overloaded = theirs
+                    .minus(&pos.pieces_of(c.flip(), maps.pawn))
+                    .and(&act.attacks2[ci])
+                    .minus(&act.attacks2[ti])
+                    .minus(&maps.attacks[ti]);
+                hanging |= overloaded;
+            }
+            // Weak: attacked, not defended by a pawn, and not defended twice
+            // against a single attack.
+            let mut strong = act.attacks2[ti].minus(&act.attacks2[ci]);
+            if let Some(maps) = &act.pawns {
+                strong |= maps.attacks[ti];
+            }
+            for s in theirs.and(&ours).minus(&strong).iter() {
+                let t = pos.piece_at(s).kind() as usize;
+                mg[ci] += self.threat[t][0];
+                eg[ci] += self.threat[t][1];
+                tr.linear(c, piece_slot(t, PieceTerm::Threat), 1.0);
+            }
             for (set, w, term) in [
                 (hanging, self.hanging, GlobalTerm::Hanging),
                 (
@@ -1464,8 +1497,19 @@ impl Evaluator {
         tr.danger(c, slot(GlobalTerm::KingMobility), mobility as f32);
         if self.checks {
             // Safe: not attacked by the defender (its royal piece included).
-            let safe = g.all().minus(&act.attacks[ci].or(&act.royal_attacks[ci]));
+            let defended = act.attacks[ci].or(&act.royal_attacks[ci]);
+            let safe = g.all().minus(&defended);
+            // Weak: attacked by the attacker and held by the royal piece alone, which
+            // cannot take back when a second attacker covers the square. A weak
+            // check is not safe (it counts as unsafe too); its own weight says how
+            // much more it is worth.
+            let weak = act.royal_attacks[ci]
+                .minus(&act.attacks[ci])
+                .minus(&act.attacks2[ci])
+                .and(&act.attacks[ti].or(&act.royal_attacks[ti]));
+            let weak_for_moves = weak.and(&act.attacks2[ti]);
             let mut unsafe_checks = 0;
+            let mut weak_checks = 0;
             for t in 0..n {
                 let reached = &act.checks_reached[ti * n + t];
                 if reached.intersects(&safe) {
@@ -1473,6 +1517,9 @@ impl Evaluator {
                     tr.danger(c, piece_slot(t, PieceTerm::Check), 1.0);
                 } else if !reached.is_empty() {
                     unsafe_checks += 1;
+                    if reached.intersects(&weak_for_moves) {
+                        weak_checks += 1;
+                    }
                 }
             }
             danger += self.king_unsafe_check * unsafe_checks;
@@ -1485,12 +1532,14 @@ impl Evaluator {
                         continue;
                     }
                     let squares = self.drop_targets(pos, them, t as PieceType, &empty);
-                    if squares
-                        .and(&act.check_squares[ti * n + t])
-                        .intersects(&safe)
-                    {
+                    let checks = squares.and(&act.check_squares[ti * n + t]);
+                    if checks.intersects(&safe) {
                         danger += self.danger[t].drop_check;
                         tr.danger(c, piece_slot(t, PieceTerm::DropCheck), 1.0);
+                    } else if checks.intersects(&weak) {
+                        // A dropped piece has no attack of its own on its square:
+                        // one supporter makes the weak square's check work.
+                        weak_checks += 1;
                     }
                     if squares.intersects(&zone) {
                         let h = h.min(2);
@@ -1499,6 +1548,8 @@ impl Evaluator {
                     }
                 }
             }
+            danger += self.king_weak_check * weak_checks;
+            tr.danger(c, slot(GlobalTerm::KingWeakCheck), weak_checks as f32);
         }
         for t in 0..n {
             if self.rules.royal_types & 1u64 << t == 0
@@ -1767,6 +1818,48 @@ mod tests {
         let many = "4k3/pppp4/8/8/8/8/PPPPP3/R3K1r1 w - - 0 1";
         assert_eq!(scale_of("chess", many, on), SCALE_ONE);
         assert_eq!(scale_of("crazyhouse", rook_pawn, on), SCALE_ONE);
+    }
+
+    /// A check square held only by the royal piece and attacked by a second enemy
+    /// piece is weak: in this position Qxf2+ and Bxf2+ (each covering the other) are
+    /// weak checks against White, while Nc2+ and Nd3+ (held by the queen and the
+    /// bishop) are plainly unsafe. A piece attacked, defended by no pawn, and not
+    /// defended twice against a single attack is threatened, by its type.
+    #[test]
+    fn weak_checks_and_weak_pieces() {
+        let set = VariantSet::builtin(crate::board::check_variant);
+        let rules = Arc::new(Ruleset::new(set.get("chess").unwrap()));
+        let e = Evaluator::new(&rules);
+        let kind = |c: char| rules.variant.type_of_letter(c).unwrap() as usize;
+        let traced = |fen: &str| {
+            let pos = Position::from_fen(&rules, fen).unwrap();
+            let mut trace = crate::eval::trace::Recorded::default();
+            e.evaluate_traced(&pos, -LAZY_OFF, LAZY_OFF, &mut trace);
+            trace.compact();
+            trace
+        };
+        let coef = |v: &[(u32, f32)], slot: usize| {
+            v.iter()
+                .find(|&&(s, _)| s as usize == slot)
+                .map_or(0.0, |&(_, c)| c)
+        };
+        let t = traced("r1b1k1nr/pp3ppp/2p5/2bPp3/1n2P2q/2N5/PP1PBPPP/RNBQK2R w KQkq - 3 8");
+        let white_danger = &t.danger[0];
+        for kind_letter in ['q', 'b', 'n'] {
+            let check = piece_slot(kind(kind_letter), PieceTerm::Check);
+            assert_eq!(coef(white_danger, check), 0.0);
+        }
+        let unsafe_checks = global_slot(e.n, GlobalTerm::KingUnsafeCheck);
+        assert_eq!(coef(white_danger, unsafe_checks), 3.0);
+        let weak_checks = global_slot(e.n, GlobalTerm::KingWeakCheck);
+        assert_eq!(coef(white_danger, weak_checks), 2.0);
+        // The black pawn on d5, attacked by the knight: weak alone, not beside a
+        // pawn that defends it.
+        let pawn_threat = piece_slot(kind('p'), PieceTerm::Threat);
+        let alone = traced("4k3/8/8/3p4/8/4N3/8/4K3 w - - 0 1");
+        assert_eq!(coef(&alone.linear, pawn_threat), 1.0);
+        let defended = traced("4k3/8/4p3/3p4/8/4N3/8/4K3 w - - 0 1");
+        assert_eq!(coef(&defended.linear, pawn_threat), 0.0);
     }
 
     /// The evaluation cache answers what an evaluation would: the full score once

@@ -87,6 +87,9 @@ pub enum PieceTerm {
     /// Per piece of the type attacked by a safe enemy pawn (one not attacked, or
     /// defended): the pawn's bonus, by its victim's type.
     ThreatByPawn,
+    /// Per piece of the type that the enemy attacks and that is weak: no pawn of
+    /// its own defends it, and it is not defended twice against a single attack.
+    Threat,
     /// Per own pawn on a square of the piece's colour (pieces that keep to the
     /// squares of one colour, like a bishop; 0 for the others).
     SameColourPawns,
@@ -121,7 +124,9 @@ pub enum GlobalTerm {
     Passed,
     /// Per passed pawn, by the square of its relative rank.
     Passed2,
-    /// Per enemy piece attacked and not defended, by its estimated value in pawns.
+    /// Per enemy piece attacked and not defended, or (not a pawn, where the
+    /// variant has pawns) attacked twice, defended once and by no pawn: by its
+    /// estimated value in pawns.
     Hanging,
     /// Per enemy piece attacked by a cheaper piece, by its estimated value in pawns.
     ThreatByLesser,
@@ -167,6 +172,10 @@ pub enum GlobalTerm {
     /// Danger: per piece type that can check the royal piece, but only on squares
     /// the defender holds.
     KingUnsafeCheck,
+    /// Danger: per piece type that has no safe check but can check on a square that
+    /// only the royal piece holds, with a second attacker behind the checker (a
+    /// dropped checker: with one supporter), where the royal piece cannot take back.
+    KingWeakCheck,
     /// Danger: the flank attacks (see `flank_attacks`) squared, over 8.
     KingFlankAttacks,
     /// Danger: per square of the royal piece's flank that its side attacks.
@@ -195,7 +204,7 @@ pub enum GlobalTerm {
 }
 
 impl PieceTerm {
-    pub const ALL: [PieceTerm; 23] = [
+    pub const ALL: [PieceTerm; 24] = [
         PieceTerm::Value,
         PieceTerm::Hand,
         PieceTerm::Mobility,
@@ -212,6 +221,7 @@ impl PieceTerm {
         PieceTerm::Outpost,
         PieceTerm::BehindPawn,
         PieceTerm::ThreatByPawn,
+        PieceTerm::Threat,
         PieceTerm::SameColourPawns,
         PieceTerm::Attacker,
         PieceTerm::Check,
@@ -240,6 +250,7 @@ impl PieceTerm {
             PieceTerm::Outpost => "outpost",
             PieceTerm::BehindPawn => "behind_pawn",
             PieceTerm::ThreatByPawn => "threat_by_pawn",
+            PieceTerm::Threat => "threat",
             PieceTerm::SameColourPawns => "same_colour_pawns",
             PieceTerm::Attacker => "attacker",
             PieceTerm::Check => "check",
@@ -265,7 +276,7 @@ impl PieceTerm {
 }
 
 impl GlobalTerm {
-    pub const ALL: [GlobalTerm; 32] = [
+    pub const ALL: [GlobalTerm; 33] = [
         GlobalTerm::Tempo,
         GlobalTerm::Doubled,
         GlobalTerm::Isolated,
@@ -289,6 +300,7 @@ impl GlobalTerm {
         GlobalTerm::KingHits,
         GlobalTerm::KingWeak,
         GlobalTerm::KingUnsafeCheck,
+        GlobalTerm::KingWeakCheck,
         GlobalTerm::KingFlankAttacks,
         GlobalTerm::KingFlankDefense,
         GlobalTerm::KingMobility,
@@ -326,6 +338,7 @@ impl GlobalTerm {
             GlobalTerm::KingHits => "king_hits",
             GlobalTerm::KingWeak => "king_weak",
             GlobalTerm::KingUnsafeCheck => "king_unsafe_check",
+            GlobalTerm::KingWeakCheck => "king_weak_check",
             GlobalTerm::KingFlankAttacks => "king_flank_attacks",
             GlobalTerm::KingFlankDefense => "king_flank_defense",
             GlobalTerm::KingMobility => "king_mobility",
@@ -345,6 +358,7 @@ impl GlobalTerm {
             GlobalTerm::KingHits
                 | GlobalTerm::KingWeak
                 | GlobalTerm::KingUnsafeCheck
+                | GlobalTerm::KingWeakCheck
                 | GlobalTerm::KingFlankAttacks
                 | GlobalTerm::KingFlankDefense
                 | GlobalTerm::KingMobility
