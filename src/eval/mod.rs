@@ -128,6 +128,8 @@ pub struct Evaluator {
     threat_by_pawn: Vec<[i32; 2]>,
     /// Per type: the bonus for attacking a weak piece of the type.
     threat: Vec<[i32; 2]>,
+    /// Some type has a `threat` weight (else the weak pieces are not walked).
+    threat_on: bool,
     /// Some type has a `threat_by_pawn` weight (else its walks are skipped).
     threat_by_pawn_on: bool,
     /// Per colour and square: what a pawn of the colour there, or anywhere ahead
@@ -457,6 +459,7 @@ impl Evaluator {
             behind_pawn,
             threat_by_pawn_on: threat_by_pawn.iter().any(|w| *w != [0, 0]),
             threat_by_pawn,
+            threat_on: threat.iter().any(|w| *w != [0, 0]),
             threat,
             pawn_span,
             pawn_terms_on,
@@ -1358,27 +1361,25 @@ impl Evaluator {
                 tr.linear(c, global_slot(self.n, GlobalTerm::Restricted), k as f32);
             }
             // Hanging: attacked and not defended, or (not a pawn) attacked twice,
-            // defended once and by no pawn.
+            // defended once and by no pawn. Weak: attacked, not defended by a pawn,
+            // and not defended twice against a single attack.
             let mut hanging = theirs.and(&ours).minus(&defended);
+            let mut strong = act.attacks2[ti].minus(&act.attacks2[ci]);
             if let Some(maps) = &act.pawns {
-                let overloaded = theirs
+                hanging |= theirs
                     .minus(&pos.pieces_of(c.flip(), maps.pawn))
                     .and(&act.attacks2[ci])
                     .minus(&act.attacks2[ti])
                     .minus(&maps.attacks[ti]);
-                hanging |= overloaded;
-            }
-            // Weak: attacked, not defended by a pawn, and not defended twice
-            // against a single attack.
-            let mut strong = act.attacks2[ti].minus(&act.attacks2[ci]);
-            if let Some(maps) = &act.pawns {
                 strong |= maps.attacks[ti];
             }
-            for s in theirs.and(&ours).minus(&strong).iter() {
-                let t = pos.piece_at(s).kind() as usize;
-                mg[ci] += self.threat[t][0];
-                eg[ci] += self.threat[t][1];
-                tr.linear(c, piece_slot(t, PieceTerm::Threat), 1.0);
+            if T::ON || self.threat_on {
+                for s in theirs.and(&ours).minus(&strong).iter() {
+                    let t = pos.piece_at(s).kind() as usize;
+                    mg[ci] += self.threat[t][0];
+                    eg[ci] += self.threat[t][1];
+                    tr.linear(c, piece_slot(t, PieceTerm::Threat), 1.0);
+                }
             }
             for (set, w, term) in [
                 (hanging, self.hanging, GlobalTerm::Hanging),
