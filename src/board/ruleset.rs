@@ -9,7 +9,7 @@ use super::drops::DropSquares;
 use super::palace::Palace;
 use super::position::Board;
 use super::tables::{self, Tables};
-use super::walk::StepMode;
+use super::walk::{MultiLeg, StepMode, Target, Visit};
 use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
 use crate::variant::{Variant, WallingRule};
 use crate::xbetza::{AtomShape, Range};
@@ -47,6 +47,10 @@ pub struct Ruleset {
     pub walls_with_moves: bool,
     /// A side may place a wall instead of moving (wall-or-move variants).
     pub walls_instead: bool,
+    /// Per colour: where a piece of a promoting type may stand to promote with its
+    /// next move (the promotion region, and the squares from which it moves into it
+    /// on an empty board). Quiescence looks for quiet promotions from these only.
+    pub promotion_from: [SquareSet; 2],
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -107,7 +111,7 @@ impl Ruleset {
         let drop_squares = DropSquares::new(&variant, &tables, pawn_type);
         let cambodian = CambodianTypes::new(&variant);
         let counting = CountingTypes::new(&variant);
-        Arc::new(Ruleset {
+        let mut rules = Ruleset {
             variant,
             tables,
             drop_squares,
@@ -124,7 +128,37 @@ impl Ruleset {
             palace,
             walls_with_moves,
             walls_instead,
-        })
+            promotion_from: [SquareSet::EMPTY; 2],
+        };
+        rules.promotion_from = rules.promotion_sources();
+        Arc::new(rules)
+    }
+
+    /// See [`Ruleset::promotion_from`]. A type with multi-leg moves may promote from
+    /// anywhere.
+    fn promotion_sources(&self) -> [SquareSet; 2] {
+        let v = &self.variant;
+        let mut from = [SquareSet::EMPTY; 2];
+        for c in Color::BOTH {
+            let ci = c as usize;
+            let region = v.promotion_region[ci];
+            from[ci] = region;
+            let mut types = v.promotion_pawn_types[ci];
+            while types != 0 {
+                let t = types.trailing_zeros() as PieceType;
+                types &= types - 1;
+                for sq in v.geometry.squares() {
+                    let mut quiet = QuietTargets(SquareSet::EMPTY);
+                    let [moves, _] = self.walk_sets(c, t, sq, &SquareSet::EMPTY, &mut quiet);
+                    if self.multi_leg_types & 1u64 << t != 0
+                        || moves.or(&quiet.0).intersects(&region)
+                    {
+                        from[ci].insert(sq);
+                    }
+                }
+            }
+        }
+        from
     }
 
     #[inline]
@@ -309,4 +343,16 @@ impl Ruleset {
         }
         None
     }
+}
+
+/// Collects the squares a walk may move to (without capturing).
+struct QuietTargets(SquareSet);
+
+impl<'a> Visit<'a> for QuietTargets {
+    fn target(&mut self, t: Target) {
+        if t.mode.contains(StepMode::MOVE) {
+            self.0.insert(t.to);
+        }
+    }
+    fn multi(&mut self, _: MultiLeg<'a>, _: StepMode) {}
 }

@@ -7,7 +7,7 @@
 use super::history::History;
 use crate::board::{Position, Ruleset};
 use crate::eval::Evaluator;
-use crate::types::{Move, MoveKind, MoveList};
+use crate::types::{Move, MoveKind, MoveList, PieceType};
 
 /// What move ordering reads besides the position.
 pub struct OrderCtx<'a> {
@@ -113,8 +113,9 @@ enum Stage {
     Tt,
     GenCaptures,
     Captures,
-    /// Quiescence at its first ply: drops that give check.
-    QChecks,
+    /// Quiescence: quiet promotions to the most valuable type, and at its first ply
+    /// drops that give check.
+    QQuiets,
     Killers,
     GenQuiets,
     Quiets,
@@ -136,6 +137,8 @@ pub struct MovePicker {
     qsearch: bool,
     /// Quiescence also tries checking drops.
     checks: bool,
+    /// Quiescence also tries quiet promotions (not ProbCut).
+    promotions: bool,
     /// Pick by selection (evasions, checking drops) rather than in sorted order.
     sort_all: bool,
     depth: i32,
@@ -214,6 +217,7 @@ impl MovePicker {
             index: 0,
             qsearch: false,
             checks: false,
+            promotions: false,
             sort_all: false,
             depth,
             see_threshold: 0,
@@ -226,12 +230,14 @@ impl MovePicker {
         let mut p = MovePicker::new(buf, tt, [Move::NONE; 2], Move::NONE, in_check, 0);
         p.qsearch = true;
         p.checks = checks && !in_check;
+        p.promotions = !in_check;
         p
     }
 
     /// For ProbCut: captures that win at least `threshold` by static exchange.
     pub fn new_probcut(buf: PickBuf, tt: Move, threshold: i32) -> MovePicker {
         let mut p = MovePicker::new_qsearch(buf, tt, false, false);
+        p.promotions = false;
         p.see_threshold = threshold;
         p
     }
@@ -267,6 +273,43 @@ impl MovePicker {
             rules.piece_moves(pos, us, from, &mut self.buf.list, true);
         }
         self.index = 0;
+    }
+
+    /// Non-capturing promotions to the most valuable type a pawn may become (what
+    /// a capture is to material, a promotion is too; underpromotions wait for the
+    /// main search).
+    fn quiet_promotions(&mut self, rules: &Ruleset, pos: &Position, eval: &Evaluator) {
+        let us = pos.side_to_move();
+        let mut types = rules.variant.promotion_pawn_types[us as usize];
+        let start = self.buf.list.len();
+        while types != 0 {
+            let t = types.trailing_zeros() as PieceType;
+            types &= types - 1;
+            let near = pos.pieces_of(us, t).and(&rules.promotion_from[us as usize]);
+            for from in near.iter() {
+                rules.piece_moves(pos, us, from, &mut self.buf.list, false);
+            }
+        }
+        let moves = &mut self.buf.list.moves;
+        let mut best = i32::MIN;
+        for &m in &moves[start..] {
+            if m.kind() == MoveKind::Promotion && !rules.is_capture(pos, m) {
+                best = best.max(eval.value(m.piece()));
+            }
+        }
+        let mut i = start;
+        while i < moves.len() {
+            let m = moves[i];
+            let keep = m.kind() == MoveKind::Promotion
+                && !rules.is_capture(pos, m)
+                && eval.value(m.piece()) == best
+                && !(self.tt_tried && m == self.tt);
+            if keep {
+                i += 1;
+            } else {
+                moves.swap_remove(i);
+            }
+        }
     }
 
     pub fn next(
@@ -308,10 +351,10 @@ impl MovePicker {
                 }
                 Stage::Captures => {
                     let Some(m) = self.pick_best() else {
-                        self.stage = match (self.qsearch, self.checks) {
-                            (true, true) => Stage::QChecks,
-                            (true, false) => Stage::Done,
-                            _ => Stage::Killers,
+                        self.stage = match self.qsearch {
+                            true if self.checks || self.promotions => Stage::QQuiets,
+                            true => Stage::Done,
+                            false => Stage::Killers,
                         };
                         continue;
                     };
@@ -323,9 +366,14 @@ impl MovePicker {
                     }
                     return Some(m);
                 }
-                Stage::QChecks => {
+                Stage::QQuiets => {
                     self.buf.list.clear();
-                    rules.checking_drops(pos, &mut self.buf.list);
+                    if self.promotions {
+                        self.quiet_promotions(rules, pos, eval);
+                    }
+                    if self.checks {
+                        rules.checking_drops(pos, &mut self.buf.list);
+                    }
                     self.buf.scores.clear();
                     self.buf.scores.resize(self.buf.list.len(), 0);
                     self.index = 0;
@@ -433,5 +481,49 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::notation::move_to_string;
+    use crate::types::RankNumbering;
+    use crate::variant::VariantSet;
+
+    /// Quiescence's moves in a position: captures, then quiet promotions to the most
+    /// valuable type (not underpromotions, not other quiet moves); ProbCut's:
+    /// captures only.
+    #[test]
+    fn quiescence_tries_captures_and_quiet_queen_promotions() {
+        let set = VariantSet::builtin(crate::board::check_variant);
+        let rules = Ruleset::new(set.get("chess").unwrap());
+        // Pawns promote from the 7th rank (and the 8th is the promotion region).
+        assert_eq!(rules.promotion_from[0].count(), 16);
+        let eval = Evaluator::new(&rules);
+        let mut hist = History::default();
+        hist.fit(
+            rules.variant.num_types(),
+            rules.variant.geometry.num_squares(),
+        );
+        let ctx = OrderCtx {
+            rules: &rules,
+            eval: &eval,
+            hist: &hist,
+            cont: [None; 3],
+        };
+        let mut pos = Position::from_fen(&rules, "3r3k/P7/8/8/8/8/8/3R3K w - - 0 1").unwrap();
+        let mut scratch = MoveList::default();
+        let mut moves = |mut picker: MovePicker| {
+            let mut out = Vec::new();
+            while let Some(m) = picker.next(&ctx, &mut pos, &mut scratch) {
+                out.push(move_to_string(&pos, m, RankNumbering::FromOne));
+            }
+            out
+        };
+        let qsearch = MovePicker::new_qsearch(PickBuf::default(), Move::NONE, false, false);
+        assert_eq!(moves(qsearch), ["d1d8", "a7a8q"]);
+        let probcut = MovePicker::new_probcut(PickBuf::default(), Move::NONE, 0);
+        assert_eq!(moves(probcut), ["d1d8"]);
     }
 }

@@ -1,4 +1,4 @@
-//! Quiescence: captures (and, at its first ply, checking drops; every move when in
+//! Quiescence: captures and quiet promotions (and, at its first ply, checking drops; every move when in
 //! check) until the position is quiet, standing on the static evaluation. Captures
 //! that lose material by static exchange, and those that cannot reach alpha even if
 //! the victim were free, are skipped.
@@ -67,11 +67,11 @@ impl Worker {
         let cont = self.cont_rows(ply);
         while let Some(m) = self.next_legal(&mut picker, cont, &info, Move::NONE) {
             legal += 1;
-            // Checking drops that lose the dropped piece are not worth a look.
-            if !in_check
-                && m.is_drop()
-                && !self.rules.see_ge(&self.pos, m, 0, self.eval.see_values())
-            {
+            // Checking drops and quiet promotions that lose the piece are not worth a
+            // look.
+            let quiet = m.is_drop()
+                || (m.kind() == MoveKind::Promotion && self.pos.piece_at(m.to()).is_none());
+            if !in_check && quiet && !self.rules.see_ge(&self.pos, m, 0, self.eval.see_values()) {
                 continue;
             }
             if !in_check && m.kind() != MoveKind::Promotion && !m.is_drop() {
