@@ -9,7 +9,8 @@ use super::drops::DropSquares;
 use super::palace::Palace;
 use super::position::Board;
 use super::tables::{self, Tables};
-use super::walk::{MultiLeg, StepMode, Target, Visit};
+use super::walk::StepMode;
+use super::walls::QuietTargets;
 use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
 use crate::variant::{Variant, WallingRule};
 use crate::xbetza::{AtomShape, Range};
@@ -343,16 +344,4 @@ impl Ruleset {
         }
         None
     }
-}
-
-/// Collects the squares a walk may move to (without capturing).
-struct QuietTargets(SquareSet);
-
-impl<'a> Visit<'a> for QuietTargets {
-    fn target(&mut self, t: Target) {
-        if t.mode.contains(StepMode::MOVE) {
-            self.0.insert(t.to);
-        }
-    }
-    fn multi(&mut self, _: MultiLeg<'a>, _: StepMode) {}
 }

@@ -115,7 +115,7 @@ impl super::walk::Occupancy for AfterLeaving<'_> {
 }
 
 /// Collects the empty squares a walk may move to.
-struct QuietTargets(SquareSet);
+pub(super) struct QuietTargets(pub(super) SquareSet);
 
 impl<'a> Visit<'a> for QuietTargets {
     fn target(&mut self, t: Target) {

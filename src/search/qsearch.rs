@@ -1,7 +1,7 @@
-//! Quiescence: captures and quiet promotions (and, at its first ply, checking drops; every move when in
-//! check) until the position is quiet, standing on the static evaluation. Captures
-//! that lose material by static exchange, and those that cannot reach alpha even if
-//! the victim were free, are skipped.
+//! Quiescence: captures and quiet promotions (and, at its first ply, checking drops;
+//! every move when in check) until the position is quiet, standing on the static
+//! evaluation. Captures that lose material by static exchange, and those that cannot
+//! reach alpha even if the victim were free, are skipped.
 
 use super::movepick::{MovePicker, move_key};
 use super::node::bound_allows;
