@@ -45,3 +45,10 @@ pub fn check_variant(variant: &Variant) -> Result<(), Refusal> {
     })?;
     fen::check_start_position(variant).map_err(Refusal::StartPosition)
 }
+
+/// The rules of a built-in variant, for tests.
+#[cfg(test)]
+pub(crate) fn builtin_rules(name: &str) -> std::sync::Arc<Ruleset> {
+    let set = crate::variant::VariantSet::builtin(check_variant);
+    Ruleset::new(set.get(name).expect("built-in variant"))
+}

@@ -294,7 +294,6 @@ impl Ruleset {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::VariantSet;
     use std::sync::Arc;
 
     /// What a walk found: (file, rank, occupied, mode) of each target, and how many
@@ -317,8 +316,7 @@ mod tests {
     }
 
     fn rules(name: &str) -> Arc<Ruleset> {
-        let set = VariantSet::builtin(crate::board::check_variant);
-        Ruleset::new(set.get(name).expect("built-in variant"))
+        crate::board::builtin_rules(name)
     }
 
     /// The walk of the White piece standing on (file, rank) in the start position,

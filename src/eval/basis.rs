@@ -325,14 +325,13 @@ fn parity(g: &Geometry, s: Square) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::VariantSet;
+    use crate::board::builtin_rules;
 
     /// Types bound to one square colour, by variant (the letters of those types).
     #[test]
     fn colour_bound_types_are_found_from_the_moves() {
-        let set = VariantSet::builtin(crate::board::check_variant);
         for (variant, bound) in [("chess", "b"), ("shogi", "b"), ("capablanca", "b")] {
-            let rules = Arc::new(Ruleset::new(set.get(variant).unwrap()));
+            let rules = builtin_rules(variant);
             let basis = Basis::new(&rules);
             let found: String = (0..basis.n)
                 .filter(|&t| basis.colour_bound[t])
@@ -346,8 +345,7 @@ mod tests {
     /// is c..f on ranks 2 to 4.
     #[test]
     fn flank_and_space_area_on_a_chess_board() {
-        let set = VariantSet::builtin(crate::board::check_variant);
-        let rules = Arc::new(Ruleset::new(set.get("chess").unwrap()));
+        let rules = builtin_rules("chess");
         let basis = Basis::new(&rules);
         let g = rules.variant.geometry;
         let g1 = g.square(6, 0);

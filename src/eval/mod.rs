@@ -1738,12 +1738,11 @@ impl Visit<'_> for Targets {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::VariantSet;
+    use crate::board::builtin_rules;
 
     #[test]
     fn chess_values_are_ordered_and_start_is_balanced() {
-        let set = VariantSet::builtin(crate::board::check_variant);
-        let rules = Ruleset::new(set.get("chess").unwrap());
+        let rules = builtin_rules("chess");
         let e = Evaluator::new(&rules);
         let v = |c: char| e.value(rules.variant.type_of_letter(c).unwrap());
         assert!(v('p') < v('n') && v('n') <= v('b') + 60 && v('b') < v('r') && v('r') < v('q'));
@@ -1757,7 +1756,6 @@ mod tests {
     /// thread, score as a traced evaluation (which bypasses the cache) does.
     #[test]
     fn the_pawn_cache_changes_no_score() {
-        let set = VariantSet::builtin(crate::board::check_variant);
         let fens = [
             "4k3/8/3P4/8/8/8/5PPP/4K3 w - - 0 1",
             "4k3/3n4/3P4/8/8/8/5PPP/4K3 w - - 0 1",
@@ -1765,7 +1763,7 @@ mod tests {
             "4k3/8/3P4/8/8/8/5PPP/4K3 w - - 0 1",
         ];
         for variant in ["chess", "crazyhouse", "chess"] {
-            let rules = Ruleset::new(set.get(variant).unwrap());
+            let rules = builtin_rules(variant);
             let e = Evaluator::new(&rules);
             for fen in fens {
                 let pos = Position::from_fen(&rules, fen).unwrap();
@@ -1782,9 +1780,8 @@ mod tests {
     /// not at all with the generic weights (the scale terms off).
     #[test]
     fn endgames_scale_by_pawns_and_opposite_bishops() {
-        let set = VariantSet::builtin(crate::board::check_variant);
         let scale_of = |variant: &str, fen: &str, weights: [[f64; 2]; 3]| {
-            let rules = Arc::new(Ruleset::new(set.get(variant).unwrap()));
+            let rules = builtin_rules(variant);
             let basis = Basis::new(&rules);
             let mut params = Params::generic(&rules, &basis);
             let n = params.n;
@@ -1828,8 +1825,7 @@ mod tests {
     /// defended twice against a single attack is threatened, by its type.
     #[test]
     fn weak_checks_and_weak_pieces() {
-        let set = VariantSet::builtin(crate::board::check_variant);
-        let rules = Arc::new(Ruleset::new(set.get("chess").unwrap()));
+        let rules = builtin_rules("chess");
         let e = Evaluator::new(&rules);
         let kind = |c: char| rules.variant.type_of_letter(c).unwrap() as usize;
         let traced = |fen: &str| {
@@ -1867,7 +1863,6 @@ mod tests {
     /// known, and the lazy exit for windows far from it, in any order of windows.
     #[test]
     fn the_eval_cache_changes_no_score() {
-        let set = VariantSet::builtin(crate::board::check_variant);
         let fens = [
             "4k3/8/3P4/8/8/8/5PPP/4K3 w - - 0 1",
             "r3k3/3n4/3P4/8/8/2B5/5PPP/4K3 b - - 0 1",
@@ -1880,7 +1875,7 @@ mod tests {
             (2000, 2001),
         ];
         for variant in ["chess", "crazyhouse"] {
-            let rules = Ruleset::new(set.get(variant).unwrap());
+            let rules = builtin_rules(variant);
             let cached = Evaluator::new(&rules);
             for fen in fens {
                 let pos = Position::from_fen(&rules, fen).unwrap();

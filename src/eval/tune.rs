@@ -468,9 +468,6 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Ruleset;
-    use crate::variant::VariantSet;
-    use std::sync::Arc;
 
     /// Quiet positions with pieces in hand, attacks on the king and checks.
     const CRAZYHOUSE: &str = "\
@@ -499,8 +496,7 @@ lns1k1snl/1r2g1g2/ppppppbpp/6p2/9/P2P5/1PP1PPPPP/1BSR2S2/LN1GKG1NL[] b - - 9 5;-
 
     fn setup(variant: &str, text: &str) -> (Evaluator, Data) {
         // (Positions whose move captures are read but not kept.)
-        let set = VariantSet::builtin(crate::board::check_variant);
-        let rules: Arc<Ruleset> = Ruleset::new(set.get(variant).unwrap());
+        let rules = crate::board::builtin_rules(variant);
         let eval = Evaluator::new(&rules);
         let mut data = Data::read(&eval, "test.data", text, 0);
         assert_eq!(data.bad, 0, "{:?}", data.errors);

@@ -489,15 +489,13 @@ mod tests {
     use super::*;
     use crate::movegen::notation::move_to_string;
     use crate::types::RankNumbering;
-    use crate::variant::VariantSet;
 
     /// Quiescence's moves in a position: captures, then quiet promotions to the most
     /// valuable type (not underpromotions, not other quiet moves); ProbCut's:
     /// captures only.
     #[test]
     fn quiescence_tries_captures_and_quiet_queen_promotions() {
-        let set = VariantSet::builtin(crate::board::check_variant);
-        let rules = Ruleset::new(set.get("chess").unwrap());
+        let rules = crate::board::builtin_rules("chess");
         // Pawns promote from the 7th rank (and the 8th is the promotion region).
         assert_eq!(rules.promotion_from[0].count(), 16);
         let eval = Evaluator::new(&rules);

@@ -70,7 +70,7 @@ impl Worker {
             // Checking drops and quiet promotions that lose the piece are not worth a
             // look.
             let quiet = m.is_drop()
-                || (m.kind() == MoveKind::Promotion && self.pos.piece_at(m.to()).is_none());
+                || (m.kind() == MoveKind::Promotion && !self.rules.is_capture(&self.pos, m));
             if !in_check && quiet && !self.rules.see_ge(&self.pos, m, 0, self.eval.see_values()) {
                 continue;
             }
