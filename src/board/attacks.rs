@@ -2,7 +2,7 @@
 //! Reverse probes from the target for simple patterns; forward generation for the
 //! rare pieces the probes cannot describe.
 
-use super::tables::{Probe, ProbeKind};
+use super::tables::{LeapGroup, Probe, ProbeKind};
 use super::{Position, Ruleset};
 use crate::types::{Color, MoveKind, MoveList, PieceType, Square, SquareSet};
 use std::cell::RefCell;
@@ -167,7 +167,13 @@ impl Ruleset {
     /// piece there: tame moves excluded)?
     pub fn attacked_by(&self, pos: &Position, target: Square, by: Color) -> bool {
         let t = &self.tables;
-        for p in t.probes_of(by, target) {
+        let theirs = pos.pieces(by);
+        for g in t.leap_groups_of(by, target) {
+            if g.from.intersects(&theirs) && self.leap_group_attacker(pos, g, &theirs).is_some() {
+                return true;
+            }
+        }
+        for p in t.other_probes_of(by, target) {
             if self.probe_hits(pos, p, by) {
                 return true;
             }
@@ -181,13 +187,35 @@ impl Ruleset {
         false
     }
 
+    /// [`attacked_by`](Self::attacked_by) on occupancy `occ` (the board's with some
+    /// squares emptied: only pieces standing in `occ` attack), for variants whose
+    /// attacks the probes describe (no complex attackers).
+    pub fn attacked_on(&self, pos: &Position, target: Square, by: Color, occ: &SquareSet) -> bool {
+        let t = &self.tables;
+        let theirs = pos.pieces(by).and(occ);
+        t.leap_groups_of(by, target).iter().any(|g| {
+            g.from.intersects(&theirs) && self.leap_group_attacker(pos, g, &theirs).is_some()
+        }) || t
+            .other_probes_of(by, target)
+            .iter()
+            .any(|p| self.probe_attacker(pos, p, by, occ).is_some())
+    }
+
     /// The pieces of colour `by` that attack `target` in the sense of
     /// [`attacked_by`](Self::attacked_by): the pieces giving check, when it holds a
     /// royal piece.
     pub fn attackers_to(&self, pos: &Position, target: Square, by: Color) -> SquareSet {
         let occupied = pos.occupied() | pos.walls();
         let mut s = SquareSet::EMPTY;
-        for p in self.tables.probes_of(by, target) {
+        let theirs = pos.pieces(by);
+        for g in self.tables.leap_groups_of(by, target) {
+            for sq in g.from.and(&theirs).iter() {
+                if g.types & 1u64 << pos.piece_at(sq).kind() != 0 {
+                    s.insert(sq);
+                }
+            }
+        }
+        for p in self.tables.other_probes_of(by, target) {
             if let Some(sq) = self.probe_attacker(pos, p, by, &occupied) {
                 s.insert(sq);
             }
@@ -197,6 +225,21 @@ impl Ruleset {
             s = s.or(&self.complex_attack(pos, target, by, complex, false));
         }
         s
+    }
+
+    /// The first of `candidates` (pieces of the attacking colour) that stands on one
+    /// of the group's squares and is of one of its types.
+    #[inline]
+    pub(super) fn leap_group_attacker(
+        &self,
+        pos: &Position,
+        g: &LeapGroup,
+        candidates: &SquareSet,
+    ) -> Option<Square> {
+        g.from
+            .and(candidates)
+            .iter()
+            .find(|&sq| g.types & 1u64 << pos.piece_at(sq).kind() != 0)
     }
 
     #[inline]

@@ -325,6 +325,14 @@ impl Position {
         self.board.st.shak = gives_check && rules.is_shak(self);
     }
 
+    /// [`make`](Self::make) for a move the caller knows gives no check (the search's
+    /// check hints say so before the move is made): the attack test is skipped.
+    pub fn make_without_check(&mut self, m: Move) {
+        self.board.play(&self.rules, m);
+        self.board.st.in_check = false;
+        self.board.st.shak = false;
+    }
+
     /// Take back the last move made with [`make`](Self::make).
     pub fn unmake(&mut self) {
         self.board.unmake();

@@ -130,7 +130,19 @@ impl Ruleset {
     ) -> Option<(Square, u8)> {
         let t = &self.tables;
         let mut best: Option<(Square, u8)> = None;
-        for p in t.probes_of(by, target) {
+        // Pieces of `by` still in the exchange.
+        let candidates = pos.pieces(by).and(occ);
+        for g in t.leap_groups_of(by, target) {
+            for sq in g.from.and(&candidates).iter() {
+                let kind = pos.piece_at(sq).kind();
+                if g.types & 1u64 << kind != 0
+                    && best.is_none_or(|(_, b)| values[kind as usize] < values[b as usize])
+                {
+                    best = Some((sq, kind));
+                }
+            }
+        }
+        for p in t.other_probes_of(by, target) {
             if let Some(sq) = self.probe_attacker(pos, p, by, occ) {
                 let kind = pos.piece_at(sq).kind();
                 if best.is_none_or(|(_, b)| values[kind as usize] < values[b as usize]) {

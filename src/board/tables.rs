@@ -133,6 +133,14 @@ pub enum ProbeKind {
     Grasshop,
 }
 
+/// Plain leaps into a target square, seen from it: the squares an attacker of one of
+/// `types` captures from with no other square mattering.
+#[derive(Clone, Copy, Debug)]
+pub struct LeapGroup {
+    pub types: TypeSet,
+    pub from: SquareSet,
+}
+
 /// Seen from a target square: where an attacker of some types could stand.
 #[derive(Clone, Copy, Debug)]
 pub struct Probe {
@@ -148,6 +156,15 @@ pub struct Probe {
     pub from_region: u16,
     /// Slide: the ray as a set, when its squares are numbered in ray order.
     pub ray: Option<OrderedRay>,
+}
+
+impl Probe {
+    /// A one-square leap with no lame or jumped square and no region: whether it
+    /// hits depends only on the piece standing on its square.
+    #[inline]
+    pub fn is_plain_leap(&self) -> bool {
+        self.kind == ProbeKind::Leap && self.block_len == 0 && self.from_region == 0
+    }
 }
 
 pub struct Tables {
@@ -171,6 +188,14 @@ pub struct Tables {
     /// (start, len) into `probes`, indexed by `attacker_color * 256 + target`.
     probe_index: Vec<(u32, u32)>,
     pub probes: Vec<Probe>,
+    /// The same probes split for the attack tests: the plain leaps (one square, no
+    /// lame or jumped square, no region) merged into one set of squares per set of
+    /// attacker types, and the other probes; (start, len) into `leap_groups` and
+    /// `other_probes`, indexed like `probe_index`.
+    leap_group_index: Vec<(u32, u32)>,
+    leap_groups: Vec<LeapGroup>,
+    other_probe_index: Vec<(u32, u32)>,
+    other_probes: Vec<Probe>,
     pub regions: Vec<SquareSet>,
     /// Types whose captures the probes cannot describe: attacks are found by
     /// generating their moves.
@@ -216,6 +241,18 @@ impl Tables {
     pub fn probes_of(&self, attacker: Color, target: Square) -> &[Probe] {
         let (s, l) = self.probe_index[attacker as usize * 256 + target as usize];
         &self.probes[s as usize..(s + l) as usize]
+    }
+    /// The plain leaps of [`probes_of`](Self::probes_of), merged per attacker types.
+    #[inline]
+    pub fn leap_groups_of(&self, attacker: Color, target: Square) -> &[LeapGroup] {
+        let (s, l) = self.leap_group_index[attacker as usize * 256 + target as usize];
+        &self.leap_groups[s as usize..(s + l) as usize]
+    }
+    /// The probes of [`probes_of`](Self::probes_of) other than the plain leaps.
+    #[inline]
+    pub fn other_probes_of(&self, attacker: Color, target: Square) -> &[Probe] {
+        let (s, l) = self.other_probe_index[attacker as usize * 256 + target as usize];
+        &self.other_probes[s as usize..(s + l) as usize]
     }
     #[inline]
     pub fn ray(&self, start: u32, len: u16) -> &[Square] {
@@ -611,6 +648,10 @@ pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
             multi: Vec::new(),
             probe_index: vec![(0, 0); 2 * 256],
             probes: Vec::new(),
+            leap_group_index: vec![(0, 0); 2 * 256],
+            leap_groups: Vec::new(),
+            other_probe_index: vec![(0, 0); 2 * 256],
+            other_probes: Vec::new(),
             regions: Vec::new(),
             complex_attackers: [0, 0],
             complex_reach: Vec::new(),
@@ -1028,9 +1069,32 @@ fn build_probes(b: &mut Builder, gated: &[Vec<Gated>], generated: TypeSet) {
                     }
                 }
             }
+            let index = color as usize * 256 + target as usize;
             let start = b.t.probes.len() as u32;
             b.t.probes.extend_from_slice(&probes);
-            b.t.probe_index[color as usize * 256 + target as usize] = (start, probes.len() as u32);
+            b.t.probe_index[index] = (start, probes.len() as u32);
+            let mut groups: Vec<LeapGroup> = Vec::new();
+            let mut others = Vec::new();
+            for p in probes {
+                if !p.is_plain_leap() {
+                    others.push(p);
+                    continue;
+                }
+                let from = b.t.squares[p.start as usize];
+                match groups.iter_mut().find(|g| g.types == p.types) {
+                    Some(g) => g.from.insert(from),
+                    None => groups.push(LeapGroup {
+                        types: p.types,
+                        from: SquareSet::single(from),
+                    }),
+                }
+            }
+            let start = b.t.leap_groups.len() as u32;
+            b.t.leap_groups.extend_from_slice(&groups);
+            b.t.leap_group_index[index] = (start, groups.len() as u32);
+            let start = b.t.other_probes.len() as u32;
+            b.t.other_probes.extend_from_slice(&others);
+            b.t.other_probe_index[index] = (start, others.len() as u32);
         }
     }
 }

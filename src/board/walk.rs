@@ -276,6 +276,35 @@ impl Ruleset {
             .map(move |probe| ProbeView { probe, tables })
     }
 
+    /// The plain leaps among the probes of `target` (see [`Self::probes`]), merged
+    /// per set of attacker types: (types, squares an attacker of one of them captures
+    /// from whatever else stands on the board).
+    #[inline]
+    pub fn leap_groups(
+        &self,
+        by: Color,
+        target: Square,
+    ) -> impl ExactSizeIterator<Item = (TypeSet, SquareSet)> + '_ {
+        self.tables
+            .leap_groups_of(by, target)
+            .iter()
+            .map(|g| (g.types, g.from))
+    }
+
+    /// The probes of `target` other than the plain leaps of [`Self::leap_groups`].
+    #[inline]
+    pub fn other_probes(
+        &self,
+        by: Color,
+        target: Square,
+    ) -> impl ExactSizeIterator<Item = ProbeView<'_>> {
+        let tables = &self.tables;
+        tables
+            .other_probes_of(by, target)
+            .iter()
+            .map(move |probe| ProbeView { probe, tables })
+    }
+
     /// Types whose captures the attack probes cannot describe (they are found by
     /// generating their moves).
     #[inline]

@@ -1256,7 +1256,20 @@ impl Evaluator {
         out: &mut [SquareSet],
     ) {
         let own = pos.pieces(c);
-        for p in self.rules.probes(c, k) {
+        let pieces = !self.rules.royal_types;
+        for (types, from) in self.rules.leap_groups(c, k) {
+            let mut types = types & pieces;
+            let found = from.minus(&own);
+            if types == 0 || found.is_empty() {
+                continue;
+            }
+            while types != 0 {
+                let t = types.trailing_zeros() as usize;
+                types &= types - 1;
+                out[t] |= found;
+            }
+        }
+        for p in self.rules.other_probes(c, k) {
             // Royal pieces give no check (and a probe of kings only is done).
             let mut types = p.types() & !self.rules.royal_types;
             if types == 0 {

@@ -2,7 +2,9 @@
 //! pieces are safe (plus the variant's move restrictions). A faster test, valid in
 //! most positions of most variants, proves legality without playing the move: a
 //! non-royal move that neither leaves nor enters a square on a line to the royal
-//! piece cannot expose it.
+//! piece cannot expose it; in check, such a move is legal only if it takes the one
+//! checking piece or blocks its line; the royal piece's own step is legal when its
+//! new square is not attacked once it has left the old one.
 
 use crate::board::{Position, ProbeKind, Ruleset};
 use crate::types::{Color, Move, MoveKind, MoveList, PieceType, Square, SquareSet};
@@ -16,12 +18,20 @@ pub struct NodeInfo {
     sensitive_from: SquareSet,
     /// Moves to these squares need the full test (hopper lines, jump squares).
     sensitive_to: SquareSet,
+    /// In check: the squares where a non-royal move must land to capture the one
+    /// checking piece or block its line (none in double check).
+    evasions: Option<SquareSet>,
 }
 
 impl Ruleset {
     pub fn node_info(&self, pos: &Position) -> NodeInfo {
         let mut info = NodeInfo::default();
-        if !self.simple_legality || pos.in_check() {
+        let in_check = pos.in_check();
+        // (Facing generals and makpong's "the king in check may only take the checker"
+        // are left to the full test.)
+        if !self.simple_legality
+            || in_check && (self.variant.flying_general || self.variant.makpong_rule)
+        {
             return info;
         }
         let us = pos.side_to_move();
@@ -36,19 +46,28 @@ impl Ruleset {
             _ => return info,
         }
         let king = royals.first().expect("one royal");
+        // In check: the checking pieces and the squares between them and the king.
+        let mut checkers = SquareSet::EMPTY;
+        let mut evasions = SquareSet::EMPTY;
         for p in self.probes(them, king) {
             let ray = p.ray();
             match p.kind() {
                 ProbeKind::Slide => {
                     let mut blocker: Option<Square> = None;
-                    for &sq in ray {
+                    for (i, &sq) in ray.iter().enumerate() {
                         let pc = pos.piece_at(sq);
                         if pc.is_none() {
                             continue;
                         }
                         match blocker {
                             None if pc.color() == us => blocker = Some(sq),
-                            None => break,
+                            None => {
+                                if in_check && p.types() & 1u64 << pc.kind() != 0 {
+                                    checkers.insert(sq);
+                                    evasions |= ray[..=i].iter().copied().collect::<SquareSet>();
+                                }
+                                break;
+                            }
                             Some(b) => {
                                 if pc.color() == them && p.types() & 1u64 << pc.kind() != 0 {
                                     info.sensitive_from.insert(b);
@@ -58,6 +77,8 @@ impl Ruleset {
                         }
                     }
                 }
+                // Checks by hoppers and lame leapers are left to the full test.
+                ProbeKind::Hop | ProbeKind::Grasshop if in_check => return NodeInfo::default(),
                 ProbeKind::Hop => {
                     // For each hopper of the line among the first three pieces from the
                     // king: as the 1st piece, a piece landing in between becomes its
@@ -101,6 +122,13 @@ impl Ruleset {
                     {
                         continue;
                     }
+                    if in_check {
+                        if !p.blocks().is_empty() {
+                            return NodeInfo::default();
+                        }
+                        checkers.insert(ray[0]);
+                        evasions.insert(ray[0]);
+                    }
                     for &b in p.blocks() {
                         info.sensitive_from.insert(b);
                         if p.must_jump() {
@@ -131,6 +159,13 @@ impl Ruleset {
                 }
             }
         }
+        if in_check {
+            info.evasions = match checkers.count() {
+                0 => return NodeInfo::default(),
+                1 => Some(evasions),
+                _ => Some(SquareSet::EMPTY),
+            };
+        }
         info.fast = true;
         info
     }
@@ -149,17 +184,33 @@ impl Ruleset {
             };
             if fast {
                 let to_ok = !info.sensitive_to.contains(m.to());
+                // In check a non-royal move that neither takes the checking piece nor
+                // blocks its line leaves the check standing.
+                let evades = info.evasions.is_none_or(|e| e.contains(m.to()));
                 if m.kind() == MoveKind::Drop {
-                    if to_ok && self.royal_types & 1u64 << m.piece() == 0 {
-                        return true;
+                    if self.royal_types & 1u64 << m.piece() == 0 {
+                        if !evades {
+                            return false;
+                        }
+                        if to_ok {
+                            return true;
+                        }
                     }
                 } else {
                     let mover = pos.piece_at(m.from()).kind();
-                    if to_ok
-                        && self.royal_types & 1u64 << mover == 0
-                        && !info.sensitive_from.contains(m.from())
-                    {
+                    let royal = self.royal_types & 1u64 << mover != 0;
+                    if !royal && !evades {
+                        return false;
+                    }
+                    if to_ok && !royal && !info.sensitive_from.contains(m.from()) {
                         return true;
+                    }
+                    // The royal piece steps: legal when its new square is not attacked
+                    // with it gone from the old one (facing generals aside).
+                    if royal && m.kind() == MoveKind::Normal && !self.variant.flying_general {
+                        let mut occ = pos.occupied() | pos.walls();
+                        occ.remove(m.from());
+                        return !self.attacked_on(pos, m.to(), pos.side_to_move().flip(), &occ);
                     }
                 }
             }
@@ -284,7 +335,16 @@ impl Ruleset {
         } else {
             None
         };
-        pos.make(m);
+        let no_check = !v.checking
+            || (!v.drop_checks && m.is_drop())
+            || (v.sittuyin_promotion && m.kind() == MoveKind::Promotion);
+        // Whether the move gives check matters only where checking is forbidden: the
+        // attack test of `make` is skipped elsewhere (the position is unmade below).
+        if no_check {
+            pos.make(m);
+        } else {
+            pos.make_without_check(m);
+        }
         if before.is_some() && v.blast_on_capture && v.petrify_on_capture_types != 0 {
             // Fairy-Stockfish tests pseudo-royal safety after a blast with the blast's
             // squares empty, petrified or not: so do we (unmake restores the walls).
@@ -296,9 +356,6 @@ impl Ruleset {
         let mut ok = before.is_none_or(|b| self.pseudo_royals_safe(pos, us, &b, m))
             && !self.royal_attacked(pos, us)
             && !(v.duple_check && self.duple_checked(pos, us));
-        let no_check = !v.checking
-            || (!v.drop_checks && m.is_drop())
-            || (v.sittuyin_promotion && m.kind() == MoveKind::Promotion);
         if ok && no_check && pos.in_check() {
             ok = false;
         }

@@ -6,6 +6,7 @@
 
 use crate::board::{Position, ProbeKind, Ruleset};
 use crate::types::{Color, Move, MoveKind, SquareSet, TypeSet};
+use crate::variant::WallingRule;
 
 pub struct CheckHints {
     num_types: usize,
@@ -23,6 +24,10 @@ pub struct CheckHints {
     /// Check is not a matter of one royal piece being attacked by probes: every move
     /// may check.
     always: bool,
+    /// `may_check` is false for every move that checks (it may miss a check only in
+    /// variants where the search merely prunes by it: discovered attacks of complex
+    /// pieces, walls as screens, facing generals, duple check).
+    exact: bool,
 }
 
 impl CheckHints {
@@ -67,17 +72,30 @@ impl CheckHints {
         }
         // Janggi's cannon screens and palace lines are not in the probes.
         let always = rules.pseudo_royal || v.blast_on_capture || rules.palace.types != 0;
+        let complex = [
+            rules.complex_attackers(Color::White),
+            rules.complex_attackers(Color::Black),
+        ];
+        let exact = complex == [0, 0]
+            && !v.flying_general
+            && !v.duple_check
+            && v.walling_rule == WallingRule::None;
         CheckHints {
             num_types: n,
             attack_from,
             uncover,
             screen,
-            complex: [
-                rules.complex_attackers(Color::White),
-                rules.complex_attackers(Color::Black),
-            ],
+            complex,
             always,
+            exact,
         }
+    }
+
+    /// True only when `m` (legal in `pos`) certainly gives no check: it may then be
+    /// made without the attack test.
+    #[inline]
+    pub fn never_checks(&self, rules: &Ruleset, pos: &Position, m: Move) -> bool {
+        self.exact && !self.always && !self.may_check(rules, pos, m)
     }
 
     /// False only when `m` (pseudo-legal in `pos`) certainly does not give check.
@@ -98,6 +116,9 @@ impl CheckHints {
             return true;
         }
         let placed = match m.kind() {
+            MoveKind::Drop if m.is_promoted_drop() => {
+                rules.variant.promoted_piece_type[m.piece() as usize].unwrap_or(m.piece())
+            }
             MoveKind::Drop | MoveKind::Promotion => m.piece(),
             MoveKind::Normal | MoveKind::PiecePromotion | MoveKind::PieceDemotion => {
                 let kind = pos.piece_at(m.from()).kind();
@@ -123,5 +144,56 @@ impl CheckHints {
             return true;
         }
         !m.is_drop() && self.uncover[ui * 256 + k].contains(m.from())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::check_variant;
+    use crate::types::MoveList;
+    use crate::variant::VariantSet;
+
+    /// `never_checks` is a promise the search makes moves by: over random games in
+    /// every built-in variant, no legal move it clears gives check.
+    #[test]
+    fn never_checks_is_never_wrong() {
+        let set = VariantSet::builtin(check_variant);
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut cleared = 0u64;
+        for v in set.iter() {
+            let rules = Ruleset::new(v.clone());
+            let hints = CheckHints::new(&rules);
+            for _game in 0..4 {
+                let mut pos = Position::start(&rules);
+                let mut legal = MoveList::new();
+                for _ply in 0..100 {
+                    rules.generate_legal(&mut pos, &mut legal);
+                    if legal.is_empty() {
+                        break;
+                    }
+                    for &m in legal.iter() {
+                        if hints.never_checks(&rules, &pos, m) {
+                            pos.make(m);
+                            assert!(
+                                !pos.in_check(),
+                                "{}: {:?} checks at {}",
+                                v.name,
+                                m,
+                                pos.fen()
+                            );
+                            pos.unmake();
+                            cleared += 1;
+                        }
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let m = legal.moves[(seed % legal.len() as u64) as usize];
+                    pos.make(m);
+                }
+            }
+        }
+        assert!(cleared > 10_000, "only {cleared} moves cleared");
     }
 }

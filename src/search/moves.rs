@@ -188,7 +188,7 @@ impl Worker {
                     self.eval.see_values(),
                 );
             if !prune_unmade {
-                self.pos.make(m);
+                self.make_move(m);
             }
             let gives_check = !prune_unmade && self.pos.in_check();
             if prune_quiet && (!gives_check || check_loses) {

@@ -257,7 +257,7 @@ impl Worker {
             self.stack[ply].cont_row = Some(self.hist.row(piece_to));
             self.stack[ply].stat_score = 0;
             self.stack[ply].move_count = tried;
-            self.pos.make(m);
+            self.make_move(m);
             let mut v = -self.qsearch(-beta, -beta + 1, ply + 1, false);
             if v >= beta && !self.stopped {
                 v = -self.search(-beta, -beta + 1, n.depth - 4, ply + 1, !n.cut);

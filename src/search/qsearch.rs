@@ -85,7 +85,7 @@ impl Worker {
                 }
             }
             self.stack[ply].cont_row = Some(self.hist.row(move_key(&self.hist, &self.pos, m)));
-            self.pos.make(m);
+            self.make_move(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1, false);
             self.pos.unmake();
             if self.stopped {

@@ -53,7 +53,7 @@ impl Worker {
             let capture = self.rules.is_capture(&self.pos, m);
             let piece_to = move_key(&self.hist, &self.pos, m);
             self.stack[0].cont_row = Some(self.hist.row(piece_to));
-            self.pos.make(m);
+            self.make_move(m);
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + (gives_check && self.safe_check(m)) as i32;
             let mut score;

@@ -490,6 +490,17 @@ impl Worker {
         safe
     }
 
+    /// Make a legal move, skipping the check test when the check hints rule a check
+    /// out.
+    #[inline]
+    pub(super) fn make_move(&mut self, m: Move) {
+        if self.checks.never_checks(&self.rules, &self.pos, m) {
+            self.pos.make_without_check(m);
+        } else {
+            self.pos.make(m);
+        }
+    }
+
     /// The principal variation at `ply` becomes `m` followed by the child's.
     pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.stack.split_at_mut(ply + 1);
