@@ -150,6 +150,7 @@ pub struct Searcher {
     /// No search has used the table since it was made or cleared.
     table_is_empty: bool,
     history: History,
+    compiled: Arc<thread::Compiled>,
     last: Option<Outcome>,
 }
 
@@ -290,6 +291,7 @@ impl Searcher {
             ))),
             table_is_empty: true,
             history: History::default(),
+            compiled: Arc::default(),
             last: None,
         }
     }
@@ -361,6 +363,7 @@ impl Searcher {
         let v = pos.variant();
         self.history.fit(v.num_types(), v.geometry.num_squares());
         let history = self.history.clone();
+        let compiled = self.compiled.clone();
         // No thread, no search: the caller sees it end without a word (and then
         // plays a fallback move).
         self.handle = std::thread::Builder::new()
@@ -375,6 +378,7 @@ impl Searcher {
                     signals,
                     tt,
                     history,
+                    compiled,
                 };
                 thread::run(resources, pos, limits, &callback)
             })

@@ -16,7 +16,7 @@ use super::timeman::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::Worker;
 use super::{Callback, Event, Info, Limits, Score, Signals};
-use crate::board::Position;
+use crate::board::{Position, Ruleset};
 use crate::eval::Evaluator;
 use crate::types::Move;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
@@ -39,12 +39,45 @@ pub struct Outcome {
 }
 
 /// What a search runs on: the thread pool, the controls, and the memory that
-/// outlives one search (transposition table, move-ordering history).
+/// outlives one search (transposition table, move-ordering history, what was
+/// compiled from the rules).
 pub struct Resources {
     pub pool: Arc<rayon::ThreadPool>,
     pub signals: Arc<Signals>,
     pub tt: Arc<TranspositionTable>,
     pub history: History,
+    pub compiled: Arc<Compiled>,
+}
+
+/// The evaluator and check hints of the last rules searched, kept for the next
+/// search of the same rules: compiling them takes milliseconds, a noticeable share
+/// of a move at a fast time control.
+#[derive(Default)]
+pub struct Compiled(Mutex<Option<CompiledRules>>);
+
+struct CompiledRules {
+    rules: Arc<Ruleset>,
+    eval: Arc<Evaluator>,
+    checks: Arc<CheckHints>,
+}
+
+impl Compiled {
+    fn for_rules(&self, rules: &Arc<Ruleset>) -> (Arc<Evaluator>, Arc<CheckHints>) {
+        let mut last = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = &*last
+            && Arc::ptr_eq(&c.rules, rules)
+        {
+            return (c.eval.clone(), c.checks.clone());
+        }
+        let eval = Arc::new(Evaluator::new(rules));
+        let checks = Arc::new(CheckHints::new(rules));
+        *last = Some(CompiledRules {
+            rules: rules.clone(),
+            eval: eval.clone(),
+            checks: checks.clone(),
+        });
+        (eval, checks)
+    }
 }
 
 /// Run one search on the pool, blocking until it ends; reports through `callback`.
@@ -54,6 +87,7 @@ pub fn run(res: Resources, mut pos: Position, mut limits: Limits, callback: &Cal
         signals,
         tt,
         history,
+        compiled,
     } = res;
     let start = Instant::now();
     let threads = pool.current_num_threads().max(1);
@@ -86,8 +120,7 @@ pub fn run(res: Resources, mut pos: Position, mut limits: Limits, callback: &Cal
         None => callback.clone(),
     };
     tt.new_search();
-    let eval = Arc::new(Evaluator::new(pos.rules()));
-    let checks = Arc::new(CheckHints::new(pos.rules()));
+    let (eval, checks) = compiled.for_rules(pos.rules());
     let shared = Arc::new(Shared {
         tt,
         stop: AtomicBool::new(false),

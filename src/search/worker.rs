@@ -18,8 +18,8 @@ use crate::movegen::NodeInfo;
 use crate::rules;
 use crate::types::{Color, Move, MoveList, PieceType};
 use crate::variant::{CountingRule, GameValue};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, OnceLock};
 
 /// What the search keeps per ply.
 #[derive(Clone, Default)]
@@ -40,19 +40,21 @@ pub(super) struct Frame {
     pub(super) excluded: Move,
 }
 
-/// Late-move reduction table, [depth][move number], in plies.
-fn reductions() -> Vec<[i32; 64]> {
-    (0..64)
-        .map(|d| {
-            let mut row = [0; 64];
+/// Late-move reduction table, [depth][move number], in plies (computed once: 8000
+/// logarithms per search would be a share of a fast move).
+fn reductions() -> &'static [[i32; 64]; 64] {
+    static TABLE: OnceLock<[[i32; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = [[0; 64]; 64];
+        for (d, row) in table.iter_mut().enumerate() {
             for (m, r) in row.iter_mut().enumerate() {
                 if d > 0 && m > 0 {
                     *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as i32;
                 }
             }
-            row
-        })
-        .collect()
+        }
+        table
+    })
 }
 
 pub struct Worker {
@@ -75,7 +77,7 @@ pub struct Worker {
     pub(super) nmp_min_ply: usize,
     pub(super) nmp_side: Option<Color>,
     pub(super) scratch: MoveList,
-    pub(super) lmr: Vec<[i32; 64]>,
+    pub(super) lmr: &'static [[i32; 64]; 64],
     pub root_moves: Vec<RootMove>,
     pub(super) pv_index: usize,
     pub(super) root_depth: i32,
