@@ -269,11 +269,16 @@ impl Ruleset {
         by: Color,
         target: Square,
     ) -> impl ExactSizeIterator<Item = ProbeView<'_>> {
+        self.probe_views(self.tables.probes_of(by, target))
+    }
+
+    #[inline]
+    fn probe_views<'a>(
+        &'a self,
+        probes: &'a [Probe],
+    ) -> impl ExactSizeIterator<Item = ProbeView<'a>> {
         let tables = &self.tables;
-        tables
-            .probes_of(by, target)
-            .iter()
-            .map(move |probe| ProbeView { probe, tables })
+        probes.iter().map(move |probe| ProbeView { probe, tables })
     }
 
     /// The plain leaps among the probes of `target` (see [`Self::probes`]), merged
@@ -298,11 +303,7 @@ impl Ruleset {
         by: Color,
         target: Square,
     ) -> impl ExactSizeIterator<Item = ProbeView<'_>> {
-        let tables = &self.tables;
-        tables
-            .other_probes_of(by, target)
-            .iter()
-            .map(move |probe| ProbeView { probe, tables })
+        self.probe_views(self.tables.other_probes_of(by, target))
     }
 
     /// Types whose captures the attack probes cannot describe (they are found by
