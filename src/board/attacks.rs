@@ -167,11 +167,8 @@ impl Ruleset {
     /// piece there: tame moves excluded)?
     pub fn attacked_by(&self, pos: &Position, target: Square, by: Color) -> bool {
         let t = &self.tables;
-        let theirs = pos.pieces(by);
-        for g in t.leap_groups_of(by, target) {
-            if g.from.intersects(&theirs) && self.leap_group_attacker(pos, g, &theirs).is_some() {
-                return true;
-            }
+        if self.leap_attacked(pos, target, by, &pos.pieces(by)) {
+            return true;
         }
         for p in t.other_probes_of(by, target) {
             if self.probe_hits(pos, p, by) {
@@ -192,13 +189,10 @@ impl Ruleset {
     /// attacks the probes describe (no complex attackers).
     pub fn attacked_on(&self, pos: &Position, target: Square, by: Color, occ: &SquareSet) -> bool {
         let t = &self.tables;
-        let theirs = pos.pieces(by).and(occ);
-        t.leap_groups_of(by, target).iter().any(|g| {
-            g.from.intersects(&theirs) && self.leap_group_attacker(pos, g, &theirs).is_some()
-        }) || t
-            .other_probes_of(by, target)
-            .iter()
-            .any(|p| self.probe_attacker(pos, p, by, occ).is_some())
+        self.leap_attacked(pos, target, by, &pos.pieces(by).and(occ))
+            || t.other_probes_of(by, target)
+                .iter()
+                .any(|p| self.probe_attacker(pos, p, by, occ).is_some())
     }
 
     /// The pieces of colour `by` that attack `target` in the sense of
@@ -225,6 +219,21 @@ impl Ruleset {
             s = s.or(&self.complex_attack(pos, target, by, complex, false));
         }
         s
+    }
+
+    /// Does one of `candidates` (pieces of colour `by`) attack `target` by a plain leap?
+    #[inline]
+    fn leap_attacked(
+        &self,
+        pos: &Position,
+        target: Square,
+        by: Color,
+        candidates: &SquareSet,
+    ) -> bool {
+        self.tables
+            .leap_groups_of(by, target)
+            .iter()
+            .any(|g| self.leap_group_attacker(pos, g, candidates).is_some())
     }
 
     /// The first of `candidates` (pieces of the attacking colour) that stands on one

@@ -1271,7 +1271,7 @@ impl Evaluator {
         }
         for p in self.rules.other_probes(c, k) {
             // Royal pieces give no check (and a probe of kings only is done).
-            let mut types = p.types() & !self.rules.royal_types;
+            let mut types = p.types() & pieces;
             if types == 0 {
                 continue;
             }
