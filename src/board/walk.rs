@@ -313,6 +313,17 @@ impl Ruleset {
         self.tables.complex_attackers[c as usize]
     }
 
+    /// Whether a piece of colour `c` and type `t` captures by plain leaps only (on
+    /// every square): then what it attacks does not depend on the occupancy.
+    pub fn captures_by_plain_leaps(&self, c: Color, t: PieceType) -> bool {
+        self.variant.geometry.squares().all(|sq| {
+            self.tables
+                .other_steps_of(c, t, sq)
+                .iter()
+                .all(|step| !step.mode.contains(StepMode::CAPTURE))
+        })
+    }
+
     /// Squares from which a piece of colour `c` and type `t` has no move at all on
     /// an empty board.
     #[inline]
@@ -375,6 +386,22 @@ mod tests {
             .iter()
             .map(|&(f, r, o, _)| (f, r, o))
             .collect()
+    }
+
+    #[test]
+    fn captures_by_plain_leaps_are_told_apart() {
+        let chess = rules("chess");
+        let xiangqi = rules("xiangqi");
+        let type_of = |r: &Arc<Ruleset>, c: char| r.variant.type_of_letter(c).unwrap();
+        for c in Color::BOTH {
+            // The pawn's double step is lame, but it does not capture.
+            assert!(chess.captures_by_plain_leaps(c, type_of(&chess, 'p')));
+            assert!(chess.captures_by_plain_leaps(c, type_of(&chess, 'n')));
+            assert!(!chess.captures_by_plain_leaps(c, type_of(&chess, 'r')));
+            // The horse's leap is lame, the cannon hops.
+            assert!(!xiangqi.captures_by_plain_leaps(c, type_of(&xiangqi, 'n')));
+            assert!(!xiangqi.captures_by_plain_leaps(c, type_of(&xiangqi, 'c')));
+        }
     }
 
     #[test]

@@ -138,6 +138,9 @@ pub struct Evaluator {
     /// Any type has a weight on the pawn-related piece terms above (else the pawn
     /// maps they read are not needed).
     pawn_terms_on: bool,
+    /// The pawn maps are needed and the pawns' captures do not depend on the
+    /// occupancy: the pawn cache keeps the maps' pawn-only part.
+    pawn_maps_cached: bool,
     /// Proximity per type and distance to the enemy royal piece (mg, eg).
     proximity: Vec<[[i32; 2]; 16]>,
     danger: Vec<DangerWeights>,
@@ -203,12 +206,14 @@ struct PawnScore {
     space: i32,
 }
 
-/// A pawn-cache entry: the key of [`Evaluator::pawn_key`] (0: empty) and both
-/// colours' pawn structure.
+/// A pawn-cache entry: the key of [`Evaluator::pawn_key`] (0: empty), both
+/// colours' pawn structure and, where the pawn's captures do not depend on the
+/// occupancy, the pawn maps' pawn-only part (pushes empty).
 #[derive(Clone, Copy)]
 struct PawnEntry {
     key: u64,
     scores: [PawnScore; 2],
+    maps: PawnMaps,
 }
 
 impl PawnEntry {
@@ -219,6 +224,13 @@ impl PawnEntry {
             passed: SquareSet::EMPTY,
             space: 0,
         }; 2],
+        maps: PawnMaps {
+            attacks: [SquareSet::EMPTY; 2],
+            reach: [SquareSet::EMPTY; 2],
+            pushes: [SquareSet::EMPTY; 2],
+            files: [0; 2],
+            pawn: 0,
+        },
     };
 }
 
@@ -290,6 +302,7 @@ struct Activity<'a> {
 /// What the pawn-related terms read, per colour: the squares its pawns attack,
 /// the squares they may one day attack, the empty squares they can move to, and
 /// the files they stand on.
+#[derive(Clone, Copy)]
 struct PawnMaps {
     attacks: [SquareSet; 2],
     reach: [SquareSet; 2],
@@ -463,6 +476,12 @@ impl Evaluator {
             threat,
             pawn_span,
             pawn_terms_on,
+            pawn_maps_cached: pawn_terms_on
+                && basis.pawn.is_some_and(|p| {
+                    Color::BOTH
+                        .into_iter()
+                        .all(|c| rules.captures_by_plain_leaps(c, p))
+                }),
             proximity,
             danger,
             more_valuable,
@@ -675,8 +694,10 @@ impl Evaluator {
         eg[stm as usize] += self.tempo[1];
         tr.linear(stm, global_slot(n, GlobalTerm::Tempo), 1.0);
 
+        let mut cached_maps = None;
         if let Some(p) = self.basis.pawn {
-            let scores = self.pawn_scores(pos, p, tr);
+            let (scores, maps) = self.pawn_scores(pos, p, tr);
+            cached_maps = maps;
             for c in Color::BOTH {
                 let PawnScore {
                     score,
@@ -725,7 +746,7 @@ impl Evaluator {
                 checks_reached,
                 pawns: None,
             };
-            self.activity(pos, &mut act, &mut mg, &mut eg, tr);
+            self.activity(pos, cached_maps, &mut act, &mut mg, &mut eg, tr);
             self.threats(pos, &act, &mut mg, &mut eg, tr);
             for c in Color::BOTH {
                 self.king_danger(pos, c, &act, &mut mg, &mut eg, tr);
@@ -930,12 +951,20 @@ impl Evaluator {
     /// The pawn structure of both colours (see [`Self::pawn_structure`]) without
     /// the free-square term, from the thread's pawn cache when the pawns and the
     /// royal pieces stand where they stood (never when tracing).
-    fn pawn_scores<T: Trace>(&self, pos: &Position, p: PieceType, tr: &mut T) -> [PawnScore; 2] {
+    /// Both colours' pawn structure, from the pawn cache, and the pawn maps'
+    /// pawn-only part where the cache keeps it.
+    fn pawn_scores<T: Trace>(
+        &self,
+        pos: &Position,
+        p: PieceType,
+        tr: &mut T,
+    ) -> ([PawnScore; 2], Option<PawnMaps>) {
         if T::ON {
-            return [
+            let scores = [
                 self.pawn_structure(pos, Color::White, p, tr),
                 self.pawn_structure(pos, Color::Black, p, tr),
             ];
+            return (scores, None);
         }
         let key = self.pawn_key(pos, p);
         let slot = (key >> 52) as usize & (PAWN_CACHE_SIZE - 1);
@@ -951,9 +980,14 @@ impl Evaluator {
                         self.pawn_structure(pos, Color::White, p, tr),
                         self.pawn_structure(pos, Color::Black, p, tr),
                     ],
+                    maps: if self.pawn_maps_cached {
+                        self.pawn_maps(pos, p, &SquareSet::EMPTY)
+                    } else {
+                        PawnEntry::EMPTY.maps
+                    },
                 };
             }
-            entry.scores
+            (entry.scores, self.pawn_maps_cached.then_some(entry.maps))
         })
     }
 
@@ -1049,6 +1083,7 @@ impl Evaluator {
     fn activity<T: Trace>(
         &self,
         pos: &Position,
+        cached_maps: Option<PawnMaps>,
         act: &mut Activity,
         mg: &mut [i32; 2],
         eg: &mut [i32; 2],
@@ -1071,12 +1106,12 @@ impl Evaluator {
                 }
             }
         }
-        act.pawns = self
+        // The pushes are filled in below, where the pawns are walked.
+        let mut pawns = self
             .basis
             .pawn
             .filter(|_| T::ON || self.pawn_terms_on)
-            .map(|p| self.pawn_maps(pos, p, &occ));
-        let pawns = &act.pawns;
+            .map(|p| cached_maps.unwrap_or_else(|| self.pawn_maps(pos, p, &occ)));
         for c in Color::BOTH {
             let ci = c as usize;
             let them = c.flip();
@@ -1115,7 +1150,13 @@ impl Evaluator {
                 let colour_bound = self.basis.colour_bound[t] && own_pawns.is_some();
                 for sq in set.iter() {
                     let targets = piece_targets(rules, c, tt, sq, &occ);
-                    let reached = targets.moves.minus(&occ).or(&targets.captures.and(&theirs));
+                    let free = targets.moves.minus(&occ);
+                    let reached = free.or(&targets.captures.and(&theirs));
+                    if let Some(maps) = &mut pawns
+                        && maps.pawn == tt
+                    {
+                        maps.pushes[ci] |= free;
+                    }
                     let before = act.attacks[ci].or(&act.royal_attacks[ci]);
                     act.attacks2[ci] |= before.and(&targets.captures);
                     act.attacks[ci] |= targets.captures;
@@ -1141,7 +1182,7 @@ impl Evaluator {
                         let slot = piece_slot(t, PieceTerm::MobilityRoot);
                         tr.linear(c, slot, root as f32 / 8.0);
                     }
-                    if let Some(maps) = pawns {
+                    if let Some(maps) = &pawns {
                         let piece = (c, t, sq);
                         let [a, b] = self.pawn_piece_terms(pos, maps, piece, &reached, tr);
                         mg[ci] += a;
@@ -1170,9 +1211,11 @@ impl Evaluator {
             }
             act.attacker_danger[ci] = danger;
         }
+        act.pawns = pawns;
     }
 
-    /// The pawn maps the pawn-related piece terms read.
+    /// The pawn maps the pawn-related piece terms read, but the pushes (which
+    /// the walk of all pieces adds).
     fn pawn_maps(&self, pos: &Position, p: PieceType, occ: &SquareSet) -> PawnMaps {
         let g = self.rules.variant.geometry;
         let mut maps = PawnMaps {
@@ -1187,7 +1230,6 @@ impl Evaluator {
             for sq in pos.pieces_of(c, p).iter() {
                 let targets = piece_targets(&self.rules, c, p, sq, occ);
                 maps.attacks[ci] |= targets.captures;
-                maps.pushes[ci] |= targets.moves.minus(occ);
                 maps.reach[ci] |= self.pawn_span[ci * 256 + sq as usize];
                 maps.files[ci] |= 1 << g.file(sq);
             }
@@ -1222,25 +1264,21 @@ impl Evaluator {
         let behind = g
             .offset(sq, 0, if white { 1 } else { -1 })
             .is_some_and(|x| pos.pieces_of(c, maps.pawn).contains(x));
-        for (on, term, [a, b]) in [
-            (
-                !own_file && !enemy_file,
-                PieceTerm::OpenFile,
-                self.open_file[t],
-            ),
-            (
-                !own_file && enemy_file,
-                PieceTerm::SemiOpenFile,
-                self.semi_open_file[t],
-            ),
-            (outpost, PieceTerm::Outpost, self.outpost[t]),
-            (behind, PieceTerm::BehindPawn, self.behind_pawn[t]),
-        ] {
-            if on {
-                score[0] += a;
-                score[1] += b;
-                tr.linear(c, piece_slot(t, term), 1.0);
-            }
+        let mut add = |term: PieceTerm, [a, b]: [i32; 2]| {
+            score[0] += a;
+            score[1] += b;
+            tr.linear(c, piece_slot(t, term), 1.0);
+        };
+        match (own_file, enemy_file) {
+            (false, false) => add(PieceTerm::OpenFile, self.open_file[t]),
+            (false, true) => add(PieceTerm::SemiOpenFile, self.semi_open_file[t]),
+            _ => {}
+        }
+        if outpost {
+            add(PieceTerm::Outpost, self.outpost[t]);
+        }
+        if behind {
+            add(PieceTerm::BehindPawn, self.behind_pawn[t]);
         }
         score
     }
@@ -1652,16 +1690,11 @@ struct Material {
     others: [i32; 2],
 }
 
-/// The number of squares in a set: boards of up to 64 squares use one word of
-/// the four, and a word without squares costs no population count (which is
-/// computed in software on the baseline x86-64 target).
+/// The number of squares in a set (`.cargo/config.toml` enables the POPCNT
+/// instruction, so the empty words of small boards cost no more than a test).
 #[inline]
 fn count(set: &SquareSet) -> i32 {
-    set.0
-        .data
-        .iter()
-        .map(|&w| if w == 0 { 0 } else { w.count_ones() as i32 })
-        .sum()
+    set.count() as i32
 }
 
 /// The score from the side to move's view: middlegame and (scaled) endgame
@@ -1774,6 +1807,9 @@ mod tests {
             "4k3/3n4/3P4/8/8/8/5PPP/4K3 w - - 0 1",
             "4k3/3n4/3P4/8/8/2B5/5PPP/4K3 b - - 0 1",
             "4k3/8/3P4/8/8/8/5PPP/4K3 w - - 0 1",
+            // Pushes that would attack pieces, outposts, half-open files.
+            "r1bqkb1r/pp3ppp/2n1pn2/2pp4/3P4/2P1PN2/PP1N1PPP/R1BQKB1R w KQkq - 0 6",
+            "r3k2r/1b2bppp/p1n1pn2/1pq5/4P3/1BN2N2/PP2QPPP/R1B2RK1 b kq - 2 12",
         ];
         for variant in ["chess", "crazyhouse", "chess"] {
             let rules = builtin_rules(variant);
