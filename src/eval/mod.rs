@@ -1120,6 +1120,14 @@ impl Evaluator {
             let theirs = pos.pieces(them);
             let own_pawns = self.basis.pawn.map(|p| pos.pieces_of(c, p));
             let mut danger = 0;
+            // This colour's attack maps, gathered here and stored at the end (`any`:
+            // the squares attacked by any piece so far, royal ones included).
+            let mut attacks = SquareSet::EMPTY;
+            let mut royal_attacks = SquareSet::EMPTY;
+            let mut any = SquareSet::EMPTY;
+            let mut attacks2 = SquareSet::EMPTY;
+            let mut by_lesser = SquareSet::EMPTY;
+            let mut pushes = SquareSet::EMPTY;
             for t in 0..n {
                 let tt = t as PieceType;
                 let set = pos.pieces_of(c, tt);
@@ -1129,12 +1137,13 @@ impl Evaluator {
                 if rules.royal_types & 1u64 << t != 0 {
                     for sq in set.iter() {
                         let targets = piece_targets(rules, c, tt, sq, &occ);
-                        let before = act.attacks[ci].or(&act.royal_attacks[ci]);
-                        act.attacks2[ci] |= before.and(&targets.captures);
-                        act.royal_attacks[ci] |= targets.captures;
+                        attacks2 |= any.and(&targets.captures);
+                        any |= targets.captures;
+                        royal_attacks |= targets.captures;
                     }
                     continue;
                 }
+                let pawn_type = pawns.as_ref().is_some_and(|maps| maps.pawn == tt);
                 let check_squares = act.check_squares[ci * n + t];
                 // Enemy pieces worth more than this type.
                 let mut bigger = SquareSet::EMPTY;
@@ -1152,15 +1161,13 @@ impl Evaluator {
                     let targets = piece_targets(rules, c, tt, sq, &occ);
                     let free = targets.moves.minus(&occ);
                     let reached = free.or(&targets.captures.and(&theirs));
-                    if let Some(maps) = &mut pawns
-                        && maps.pawn == tt
-                    {
-                        maps.pushes[ci] |= free;
+                    if pawn_type {
+                        pushes |= free;
                     }
-                    let before = act.attacks[ci].or(&act.royal_attacks[ci]);
-                    act.attacks2[ci] |= before.and(&targets.captures);
-                    act.attacks[ci] |= targets.captures;
-                    act.by_lesser[ci] |= targets.captures.and(&bigger);
+                    attacks2 |= any.and(&targets.captures);
+                    any |= targets.captures;
+                    attacks |= targets.captures;
+                    by_lesser |= targets.captures.and(&bigger);
                     let all = count(&reached) + targets.multi;
                     act.mobility[ci] += all;
                     if colour_bound && let Some(pawns) = own_pawns {
@@ -1210,6 +1217,13 @@ impl Evaluator {
                 }
             }
             act.attacker_danger[ci] = danger;
+            act.attacks[ci] = attacks;
+            act.royal_attacks[ci] = royal_attacks;
+            act.attacks2[ci] = attacks2;
+            act.by_lesser[ci] = by_lesser;
+            if let Some(maps) = &mut pawns {
+                maps.pushes[ci] = pushes;
+            }
         }
         act.pawns = pawns;
     }
