@@ -114,9 +114,22 @@ impl SquareSet {
     }
     #[inline]
     pub fn iter(&self) -> SquareIter {
+        let words = *self.words();
+        let end = if words[3] != 0 {
+            4
+        } else if words[2] != 0 {
+            3
+        } else if words[1] != 0 {
+            2
+        } else {
+            1
+        };
         SquareIter {
-            words: *self.words(),
-            index: 0,
+            current: words[0],
+            base: 0,
+            words,
+            next: 1,
+            end,
         }
     }
     #[inline]
@@ -178,25 +191,35 @@ impl FromIterator<Square> for SquareSet {
     }
 }
 
-/// Iterates the squares of a set in increasing order.
+/// Iterates the squares of a set in increasing order, one word at a time up to
+/// the last word with a square: the sets of boards of up to 64 squares end
+/// without a look at the other three.
 pub struct SquareIter {
+    /// The squares of the current word not yet given.
+    current: u64,
+    /// The square of the current word's lowest bit.
+    base: u32,
     words: [u64; 4],
-    index: usize,
+    /// The next word to load, and one past the last word with a square.
+    next: usize,
+    end: usize,
 }
 
 impl Iterator for SquareIter {
     type Item = Square;
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        while self.index < 4 {
-            let w = self.words[self.index];
-            if w != 0 {
-                self.words[self.index] = w & (w - 1);
-                return Some((self.index as u32 * 64 + w.trailing_zeros()) as Square);
+        while self.current == 0 {
+            if self.next >= self.end {
+                return None;
             }
-            self.index += 1;
+            self.current = self.words[self.next];
+            self.base = self.next as u32 * 64;
+            self.next += 1;
         }
-        None
+        let sq = self.base + self.current.trailing_zeros();
+        self.current &= self.current - 1;
+        Some(sq as Square)
     }
 }
 
