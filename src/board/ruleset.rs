@@ -231,12 +231,18 @@ impl Ruleset {
         let g = v.geometry;
         let them = us.flip();
         if Some(kind) == self.pawn_type {
-            let df = g.file(to) as i32 - g.file(from) as i32;
-            let dr = g.rank(to) as i32 - g.rank(from) as i32;
+            // A double or triple step straight ahead: `dr` whole ranks on the
+            // same file (told apart by the square numbers, without dividing).
             let dir = if us == Color::White { 1 } else { -1 };
-            if df != 0 || !(dr == 2 * dir || dr == 3 * dir) {
+            let delta = to as i32 - from as i32;
+            let files = g.files as i32;
+            let dr = if delta == 2 * dir * files {
+                2 * dir
+            } else if delta == 3 * dir * files {
+                3 * dir
+            } else {
                 return;
-            }
+            };
             let mut any = false;
             for k in 1..dr.abs() {
                 let Some(sq) = g.offset(from, 0, k * dir) else {

@@ -308,6 +308,12 @@ impl Basis {
         square_cell(&self.geometry, f, r)
     }
 
+    /// The file and rank of a square, looked up (the geometry divides).
+    #[inline]
+    pub fn file_rank(&self, s: Square) -> (u8, u8) {
+        self.file_rank[s as usize]
+    }
+
     /// Chebyshev distance between two squares, at most 15.
     #[inline]
     pub fn distance(&self, a: Square, b: Square) -> usize {

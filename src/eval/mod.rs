@@ -1269,15 +1269,21 @@ impl Evaluator {
         let [sm, se] = self.safe_mobility[t];
         let mut score = [sm * safe / 8, se * safe / 8];
         tr.linear(c, piece_slot(t, PieceTerm::SafeMobility), safe as f32);
-        let file = 1u32 << g.file(sq);
+        let (f, r) = self.basis.file_rank(sq);
+        let file = 1u32 << f;
         let own_file = maps.files[us] & file != 0;
         let enemy_file = maps.files[them] & file != 0;
+        let relative_rank = if white { r } else { g.ranks - 1 - r };
         let outpost = maps.attacks[us].contains(sq)
             && !maps.reach[them].contains(sq)
-            && 2 * g.relative_rank(sq, white) + 2 >= g.ranks;
-        let behind = g
-            .offset(sq, 0, if white { 1 } else { -1 })
-            .is_some_and(|x| pos.pieces_of(c, maps.pawn).contains(x));
+            && 2 * relative_rank + 2 >= g.ranks;
+        // The square in front of it (towards the enemy), if on the board.
+        let front = if white {
+            (r + 1 < g.ranks).then(|| sq + g.files)
+        } else {
+            (r > 0).then(|| sq - g.files)
+        };
+        let behind = front.is_some_and(|x| pos.pieces_of(c, maps.pawn).contains(x));
         let mut add = |term: PieceTerm, [a, b]: [i32; 2]| {
             score[0] += a;
             score[1] += b;
