@@ -66,6 +66,7 @@ impl Ruleset {
             from,
             ep: pos.state().ep_squares,
             captures_only,
+            plain: self.plain_movers[us as usize] & 1u64 << kind != 0,
             list,
         };
         let bit = 1u64 << kind;
@@ -160,6 +161,8 @@ struct PieceMoves<'a> {
     /// En passant squares of the position.
     ep: SquareSet,
     captures_only: bool,
+    /// Its kind is one of the rules' plain movers: a target is one plain move.
+    plain: bool,
     list: &'a mut MoveList,
 }
 
@@ -210,6 +213,10 @@ impl PieceMoves<'_> {
     #[inline]
     fn add_move(&mut self, to: Square, capture: bool, extra: Move) {
         let (rules, pos, us, kind, from) = (self.rules, self.pos, self.us, self.kind, self.from);
+        if self.plain && to != from && extra == Move::NONE {
+            self.list.push(Move::normal(from, to));
+            return;
+        }
         let list = &mut *self.list;
         let v = &rules.variant;
         let c = us as usize;

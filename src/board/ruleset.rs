@@ -52,6 +52,9 @@ pub struct Ruleset {
     /// next move (the promotion region, and the squares from which it moves into it
     /// on an empty board). Quiescence looks for quiet promotions from these only.
     pub promotion_from: [SquareSet; 2],
+    /// Per colour: the types whose every target is one plain move (no region,
+    /// promotion, demotion, immobility test or gating to consider).
+    pub(super) plain_movers: [TypeSet; 2],
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -130,9 +133,35 @@ impl Ruleset {
             walls_with_moves,
             walls_instead,
             promotion_from: [SquareSet::EMPTY; 2],
+            plain_movers: [0; 2],
         };
         rules.promotion_from = rules.promotion_sources();
+        rules.plain_movers = rules.plain_movers();
         Arc::new(rules)
+    }
+
+    /// See [`Ruleset::plain_movers`]: what `PieceMoves::add_move` would test.
+    fn plain_movers(&self) -> [TypeSet; 2] {
+        let v = &self.variant;
+        let mut plain = [0; 2];
+        if v.seirawan_gating || v.piece_demotion {
+            return plain;
+        }
+        for c in Color::BOTH {
+            let ci = c as usize;
+            for t in 0..v.num_types() {
+                let bit = 1u64 << t;
+                let is_plain = v.mobility_region[ci][t].is_none()
+                    && self.pawn_type != Some(t as PieceType)
+                    && v.promotion_pawn_types[ci] & bit == 0
+                    && v.promoted_piece_type[t].is_none()
+                    && (!v.immobility_illegal || self.tables.immobile[ci][t].is_empty());
+                if is_plain {
+                    plain[ci] |= bit;
+                }
+            }
+        }
+        plain
     }
 
     /// See [`Ruleset::promotion_from`]. A type with multi-leg moves may promote from
