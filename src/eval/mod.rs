@@ -950,9 +950,8 @@ impl Evaluator {
 
     /// The pawn structure of both colours (see [`Self::pawn_structure`]) without
     /// the free-square term, from the thread's pawn cache when the pawns and the
-    /// royal pieces stand where they stood (never when tracing).
-    /// Both colours' pawn structure, from the pawn cache, and the pawn maps'
-    /// pawn-only part where the cache keeps it.
+    /// royal pieces stand where they stood (never when tracing); with it the pawn
+    /// maps' pawn-only part where the cache keeps them (`pawn_maps_cached`).
     fn pawn_scores<T: Trace>(
         &self,
         pos: &Position,
