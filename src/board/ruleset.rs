@@ -55,6 +55,9 @@ pub struct Ruleset {
     /// Per colour: the types whose every target is one plain move (no region,
     /// promotion, demotion, immobility test or gating to consider).
     pub(super) plain_movers: [TypeSet; 2],
+    /// Types with an initial (`i`) move of one leg: the only moves besides the
+    /// pawn's that may leave en-passant squares.
+    initial_movers: TypeSet,
 }
 
 impl std::fmt::Debug for Ruleset {
@@ -74,6 +77,17 @@ impl Ruleset {
             .iter()
             .enumerate()
             .filter(|(_, p)| p.moves.components.iter().any(|c| c.is_multi_leg()))
+            .fold(0, |a, (i, _)| a | 1u64 << i);
+        let initial_movers = variant
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                p.moves
+                    .components
+                    .iter()
+                    .any(|c| c.initial && !c.is_multi_leg())
+            })
             .fold(0, |a, (i, _)| a | 1u64 << i);
         let pseudo_royal = variant.extinction_pseudo_royal;
         let castle_distance = variant.pieces.iter().filter(|p| p.royal).find_map(|p| {
@@ -134,6 +148,7 @@ impl Ruleset {
             walls_instead,
             promotion_from: [SquareSet::EMPTY; 2],
             plain_movers: [0; 2],
+            initial_movers,
         };
         rules.promotion_from = rules.promotion_sources();
         rules.plain_movers = rules.plain_movers();
@@ -298,7 +313,7 @@ impl Ruleset {
             }
             return;
         }
-        if v.en_passant_types[them as usize] == 0 {
+        if v.en_passant_types[them as usize] == 0 || self.initial_movers & 1u64 << kind == 0 {
             return;
         }
         // Other pieces: a move only their initial moves allow passes squares that
