@@ -170,8 +170,9 @@ impl Ruleset {
         if self.leap_attacked(pos, target, by, &pos.pieces(by)) {
             return true;
         }
+        let theirs = pos.pieces(by);
         for p in t.other_probes_of(by, target) {
-            if self.probe_hits(pos, p, by) {
+            if t.probe_may_find(p, &theirs) && self.probe_hits(pos, p, by) {
                 return true;
             }
         }
@@ -189,10 +190,11 @@ impl Ruleset {
     /// attacks the probes describe (no complex attackers).
     pub fn attacked_on(&self, pos: &Position, target: Square, by: Color, occ: &SquareSet) -> bool {
         let t = &self.tables;
-        self.leap_attacked(pos, target, by, &pos.pieces(by).and(occ))
-            || t.other_probes_of(by, target)
-                .iter()
-                .any(|p| self.probe_attacker(pos, p, by, occ).is_some())
+        let candidates = pos.pieces(by).and(occ);
+        self.leap_attacked(pos, target, by, &candidates)
+            || t.other_probes_of(by, target).iter().any(|p| {
+                t.probe_may_find(p, &candidates) && self.probe_attacker(pos, p, by, occ).is_some()
+            })
     }
 
     /// The pieces of colour `by` that attack `target` in the sense of
@@ -210,6 +212,9 @@ impl Ruleset {
             }
         }
         for p in self.tables.other_probes_of(by, target) {
+            if !self.tables.probe_may_find(p, &theirs) {
+                continue;
+            }
             if let Some(sq) = self.probe_attacker(pos, p, by, &occupied) {
                 s.insert(sq);
             }

@@ -143,6 +143,9 @@ impl Ruleset {
             }
         }
         for p in t.other_probes_of(by, target) {
+            if !t.probe_may_find(p, &candidates) {
+                continue;
+            }
             if let Some(sq) = self.probe_attacker(pos, p, by, occ) {
                 let kind = pos.piece_at(sq).kind();
                 if best.is_none_or(|(_, b)| values[kind as usize] < values[b as usize]) {
