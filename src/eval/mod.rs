@@ -110,8 +110,11 @@ pub struct Evaluator {
     /// drop games the value of the (demoted) piece that goes to the taker's hand.
     see_values: Vec<i32>,
     value_mg: Vec<i32>,
-    /// Piece-square terms, indexed `(color * n + type) * 256 + square`.
+    /// Piece-square terms, indexed `(color * n + type) * squares + square` (as
+    /// many squares as the board has: a small board's table stays small).
     psq: Vec<[i32; 2]>,
+    /// The board's number of squares.
+    squares: usize,
     /// Mobility weight per square, in eighths of a centipawn (mg, eg).
     mobility: Vec<[i32; 2]>,
     /// The same per square no enemy pawn attacks.
@@ -354,7 +357,8 @@ impl Evaluator {
             })
             .collect();
 
-        let mut psq = vec![[0i32; 2]; 2 * n * 256];
+        let squares = g.num_squares();
+        let mut psq = vec![[0i32; 2]; 2 * n * squares];
         for c in Color::BOTH {
             for t in 0..n {
                 let w: Vec<[f64; 2]> = (0..SQUARE_FEATURES)
@@ -370,7 +374,7 @@ impl Evaluator {
                     let [m, e] = params.square(t, basis.square_cell(c, s));
                     acc[0] += m;
                     acc[1] += e;
-                    psq[(c as usize * n + t) * 256 + s as usize] = pair(acc);
+                    psq[(c as usize * n + t) * squares + s as usize] = pair(acc);
                 }
             }
         }
@@ -463,6 +467,7 @@ impl Evaluator {
             see_values,
             value_mg,
             psq,
+            squares,
             mobility,
             safe_mobility,
             mobility_root,
@@ -664,7 +669,7 @@ impl Evaluator {
                     tr.linear(c, piece_slot(t, PieceTerm::Value), cnt as f32);
                     tr.linear(c, piece_slot(t, PieceTerm::Hand), in_hand as f32);
                 }
-                let base = (ci * n + t) * 256;
+                let base = (ci * n + t) * self.squares;
                 for sq in set.iter() {
                     let [a, b] = self.psq[base + sq as usize];
                     mg[ci] += a;
