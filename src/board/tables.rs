@@ -170,7 +170,11 @@ impl Probe {
 pub struct Tables {
     pub geometry: Geometry,
     pub num_types: usize,
-    /// (start, len) into `steps`, indexed by `(color * num_types + type) * 256 + square`.
+    /// The board's number of squares: the stride of the per-square step tables (a
+    /// small board's tables stay small in the cache).
+    num_squares: usize,
+    /// (start, len) into `steps`, indexed by
+    /// `(color * num_types + type) * num_squares + square`.
     step_index: Vec<(u32, u32)>,
     pub steps: Vec<Step>,
     /// The same squares' steps less their plain leaps (leaps with no lame or jumped
@@ -219,7 +223,7 @@ impl Tables {
     /// step tables.
     #[inline]
     fn piece_square(&self, color: Color, kind: PieceType, sq: Square) -> usize {
-        (color as usize * self.num_types + kind as usize) * 256 + sq as usize
+        (color as usize * self.num_types + kind as usize) * self.num_squares + sq as usize
     }
     #[inline]
     pub fn steps_of(&self, color: Color, kind: PieceType, sq: Square) -> &[Step] {
@@ -645,11 +649,12 @@ pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
         t: Tables {
             geometry: g,
             num_types: n,
-            step_index: vec![(0, 0); 2 * n * 256],
+            num_squares: g.num_squares(),
+            step_index: vec![(0, 0); 2 * n * g.num_squares()],
             steps: Vec::new(),
-            other_index: vec![(0, 0); 2 * n * 256],
+            other_index: vec![(0, 0); 2 * n * g.num_squares()],
             other_steps: Vec::new(),
-            plain_leaps: vec![[SquareSet::EMPTY; 2]; 2 * n * 256],
+            plain_leaps: vec![[SquareSet::EMPTY; 2]; 2 * n * g.num_squares()],
             squares: Vec::new(),
             ray_sets: Vec::new(),
             multi: Vec::new(),
