@@ -167,10 +167,10 @@ impl Ruleset {
     /// piece there: tame moves excluded)?
     pub fn attacked_by(&self, pos: &Position, target: Square, by: Color) -> bool {
         let t = &self.tables;
-        if self.leap_attacked(pos, target, by, &pos.pieces(by)) {
+        let theirs = pos.pieces(by);
+        if self.leap_attacked(pos, target, by, &theirs) {
             return true;
         }
-        let theirs = pos.pieces(by);
         for p in t.other_probes_of(by, target) {
             if t.probe_may_find(p, &theirs) && self.probe_hits(pos, p, by) {
                 return true;
