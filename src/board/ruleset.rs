@@ -13,6 +13,7 @@ use super::walk::StepMode;
 use super::walls::QuietTargets;
 use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
 use crate::variant::{Variant, WallingRule};
+use crate::xbetza::Component;
 use crate::xbetza::{AtomShape, Range};
 use std::sync::Arc;
 
@@ -72,23 +73,17 @@ impl Ruleset {
         let tables = tables::build(&variant, palace.types);
         let royal_types = variant.royal_types();
         let pawn_type = variant.type_by_slot("pawn");
-        let multi_leg_types = variant
-            .pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.moves.components.iter().any(|c| c.is_multi_leg()))
-            .fold(0, |a, (i, _)| a | 1u64 << i);
-        let initial_movers = variant
-            .pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| {
-                p.moves
-                    .components
-                    .iter()
-                    .any(|c| c.initial && !c.is_multi_leg())
-            })
-            .fold(0, |a, (i, _)| a | 1u64 << i);
+        // The types with a move component of some kind.
+        let types_with = |has: fn(&Component) -> bool| {
+            variant
+                .pieces
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.moves.components.iter().any(has))
+                .fold(0, |a, (i, _)| a | 1u64 << i)
+        };
+        let multi_leg_types = types_with(|c| c.is_multi_leg());
+        let initial_movers = types_with(|c| c.initial && !c.is_multi_leg());
         let pseudo_royal = variant.extinction_pseudo_royal;
         let castle_distance = variant.pieces.iter().filter(|p| p.royal).find_map(|p| {
             p.moves
