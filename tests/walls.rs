@@ -35,6 +35,17 @@ fn holes_round_trip_and_block() {
     assert!(!texts.iter().any(|t| t.starts_with("a1a")));
 }
 
+/// A hole blocks a slide's check: the amazon on a1 does not check the king on a8
+/// through the holes a2-a7, so Black has 17 moves (pyffish: 17), not 2.
+#[test]
+fn holes_block_checks_along_lines() {
+    let mut pos = position("gustav3", "k3r5/*8*/*8*/*8*/*8*/*8*/*8*/A8K b - - 0 1");
+    assert!(!pos.in_check());
+    let mut list = MoveList::new();
+    pos.rules().clone().generate_legal(&mut pos, &mut list);
+    assert_eq!(list.len(), 17);
+}
+
 #[test]
 fn duck_moves_write_and_make_as_fairy_stockfish() {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

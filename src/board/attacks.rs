@@ -2,7 +2,7 @@
 //! Reverse probes from the target for simple patterns; forward generation for the
 //! rare pieces the probes cannot describe.
 
-use super::tables::{LeapGroup, Probe, ProbeKind};
+use super::tables::LeapGroup;
 use super::{Position, Ruleset};
 use crate::types::{Color, MoveKind, MoveList, PieceType, Square, SquareSet};
 use std::cell::RefCell;
@@ -171,8 +171,10 @@ impl Ruleset {
         if self.leap_attacked(pos, target, by, &theirs) {
             return true;
         }
+        // Walls block lines like pieces.
+        let occ = pos.occupied() | pos.walls();
         for p in t.other_probes_of(by, target) {
-            if t.probe_may_find(p, &theirs) && self.probe_hits(pos, p, by) {
+            if t.probe_may_find(p, &theirs) && self.probe_attacker(pos, p, by, &occ).is_some() {
                 return true;
             }
         }
@@ -254,71 +256,6 @@ impl Ruleset {
             .and(candidates)
             .iter()
             .find(|&sq| g.types & 1u64 << pos.piece_at(sq).kind() != 0)
-    }
-
-    #[inline]
-    fn attacker_ok(&self, pos: &Position, p: &Probe, sq: Square, by: Color) -> bool {
-        let pc = pos.piece_at(sq);
-        pc.is_some()
-            && pc.color() == by
-            && p.types & 1u64 << pc.kind() != 0
-            && (p.from_region == 0 || self.tables.regions[p.from_region as usize - 1].contains(sq))
-    }
-
-    #[inline]
-    fn probe_hits(&self, pos: &Position, p: &Probe, by: Color) -> bool {
-        let t = &self.tables;
-        let ray = t.ray(p.start, p.len);
-        match p.kind {
-            ProbeKind::Leap => {
-                let from = ray[0];
-                if !self.attacker_ok(pos, p, from, by) {
-                    return false;
-                }
-                let blocks = t.ray(p.block_start, p.block_len as u16);
-                if p.must_jump {
-                    blocks.iter().all(|&b| pos.piece_at(b).is_some())
-                } else {
-                    blocks.iter().all(|&b| pos.piece_at(b).is_none())
-                }
-            }
-            ProbeKind::Slide => {
-                if let Some(r) = p.ray {
-                    return t
-                        .nearest_occupied(r, &pos.occupied())
-                        .is_some_and(|sq| self.attacker_ok(pos, p, sq, by));
-                }
-                for &sq in ray {
-                    if pos.piece_at(sq).is_some() {
-                        return self.attacker_ok(pos, p, sq, by);
-                    }
-                }
-                false
-            }
-            ProbeKind::Hop => {
-                let mut screen = false;
-                for &sq in ray {
-                    if pos.piece_at(sq).is_some() {
-                        if screen {
-                            return self.attacker_ok(pos, p, sq, by);
-                        }
-                        screen = true;
-                    }
-                }
-                false
-            }
-            ProbeKind::Grasshop => {
-                if pos.piece_at(ray[0]).is_none() {
-                    return false;
-                }
-                for &sq in &ray[1..] {
-                    if pos.piece_at(sq).is_some() {
-                        return self.attacker_ok(pos, p, sq, by);
-                    }
-                }
-                false
-            }
-        }
     }
 
     /// Attacks by pieces whose captures the probes cannot describe: generate them.

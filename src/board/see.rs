@@ -171,13 +171,16 @@ impl Ruleset {
         let found = match p.kind {
             ProbeKind::Leap => {
                 let from = ray[0];
+                if !occ.contains(from) {
+                    return None;
+                }
                 let blocks = t.ray(p.block_start, p.block_len as u16);
                 let open = if p.must_jump {
                     blocks.iter().all(|&b| occ.contains(b))
                 } else {
                     blocks.iter().all(|&b| !occ.contains(b))
                 };
-                (open && occ.contains(from)).then_some(from)
+                open.then_some(from)
             }
             ProbeKind::Slide => match p.ray {
                 Some(r) => t.nearest_occupied(r, occ),

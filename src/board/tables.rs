@@ -272,12 +272,16 @@ impl Tables {
             on_ray.first()
         }
     }
-    /// Whether the probe may find one of `pieces`: false when it is a slide along an
-    /// ordered ray none of them stands on (an attacker a probe finds is on its ray).
+    /// Whether the probe may find one of `pieces`: false when none of them stands on
+    /// a leap's square or on a slide's ordered ray (an attacker a probe finds is on
+    /// its ray).
     #[inline(always)]
     pub fn probe_may_find(&self, p: &Probe, pieces: &SquareSet) -> bool {
-        p.ray
-            .is_none_or(|r| self.ray_sets[r.set as usize].intersects(pieces))
+        match (p.kind, p.ray) {
+            (ProbeKind::Leap, _) => pieces.contains(self.squares[p.start as usize]),
+            (_, Some(r)) => self.ray_sets[r.set as usize].intersects(pieces),
+            _ => true,
+        }
     }
     /// The squares of an ordered ray up to its nearest occupied square, that square
     /// included: the whole ray when none is occupied.
