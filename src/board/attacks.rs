@@ -166,29 +166,19 @@ impl Ruleset {
     /// Is `target` attacked by a piece of colour `by` (captures that could take a royal
     /// piece there: tame moves excluded)?
     pub fn attacked_by(&self, pos: &Position, target: Square, by: Color) -> bool {
-        let t = &self.tables;
-        let theirs = pos.pieces(by);
-        if self.leap_attacked(pos, target, by, &theirs) {
+        // Walls block lines like pieces.
+        if self.attacked_on(pos, target, by, &(pos.occupied() | pos.walls())) {
             return true;
         }
-        // Walls block lines like pieces.
-        let occ = pos.occupied() | pos.walls();
-        for p in t.other_probes_of(by, target) {
-            if t.probe_may_find(p, &theirs) && self.probe_attacker(pos, p, by, &occ).is_some() {
-                return true;
-            }
-        }
-        let complex = t.complex_attackers[by as usize];
-        if complex != 0 {
-            return !self
+        let complex = self.tables.complex_attackers[by as usize];
+        complex != 0
+            && !self
                 .complex_attack(pos, target, by, complex, true)
-                .is_empty();
-        }
-        false
+                .is_empty()
     }
 
     /// [`attacked_by`](Self::attacked_by) on occupancy `occ` (the board's with some
-    /// squares emptied: only pieces standing in `occ` attack), for variants whose
+    /// squares emptied: only pieces standing in `occ` attack), counting only the
     /// attacks the probes describe (no complex attackers).
     pub fn attacked_on(&self, pos: &Position, target: Square, by: Color, occ: &SquareSet) -> bool {
         let t = &self.tables;
