@@ -11,7 +11,7 @@
 
 use super::tables::{Probe, ProbeKind};
 use super::{Position, Ruleset};
-use crate::types::{Color, Move, MoveKind, Square, SquareSet};
+use crate::types::{Color, MAX_WORDS, Move, MoveKind, Square, Squares};
 
 impl Ruleset {
     /// Does `m` win at least `threshold` by static exchange? `values[t]` is what a
@@ -81,7 +81,26 @@ impl Ruleset {
         if swap <= 0 {
             return true;
         }
-        let mut occ = pos.occupied() | pos.walls();
+        // The exchange in the narrowest sets that hold the board's squares.
+        match self.variant.geometry.num_squares() {
+            0..=64 => self.exchange::<1>(pos, m, swap, values),
+            65..=128 => self.exchange::<2>(pos, m, swap, values),
+            _ => self.exchange::<MAX_WORDS>(pos, m, swap, values),
+        }
+    }
+
+    /// The rest of [`Self::see_ge`], with `swap` as it left it: the captures that
+    /// follow on `m`'s destination, in square sets of `W` words.
+    fn exchange<const W: usize>(
+        &self,
+        pos: &Position,
+        m: Move,
+        mut swap: i32,
+        values: &[i32],
+    ) -> bool {
+        let us = pos.side_to_move();
+        let to = m.to();
+        let mut occ: Squares<W> = (pos.occupied() | pos.walls()).resized();
         if !m.is_drop() {
             occ.remove(m.from());
         }
@@ -120,20 +139,20 @@ impl Ruleset {
     /// The cheapest piece of `by` (among those standing in `occ`) that captures on
     /// `target` given occupancy `occ`; the square of a piece that has already taken
     /// part is absent from `occ`.
-    fn least_valuable_attacker(
+    fn least_valuable_attacker<const W: usize>(
         &self,
         pos: &Position,
         target: Square,
         by: Color,
-        occ: &SquareSet,
+        occ: &Squares<W>,
         values: &[i32],
     ) -> Option<(Square, u8)> {
         let t = &self.tables;
         let mut best: Option<(Square, u8)> = None;
         // Pieces of `by` still in the exchange.
-        let candidates = pos.pieces(by).and(occ);
+        let candidates = pos.pieces(by).resized().and(occ);
         for g in t.leap_groups_of(by, target) {
-            for sq in g.from.and(&candidates).iter() {
+            for sq in g.from.resized().and(&candidates).iter() {
                 let kind = pos.piece_at(sq).kind();
                 if g.types & 1u64 << kind != 0
                     && best.is_none_or(|(_, b)| values[kind as usize] < values[b as usize])
@@ -159,12 +178,12 @@ impl Ruleset {
     /// The square of the piece the probe finds under occupancy `occ`, if it is a
     /// suitable attacker of colour `by`.
     #[inline]
-    pub(super) fn probe_attacker(
+    pub(super) fn probe_attacker<const W: usize>(
         &self,
         pos: &Position,
         p: &Probe,
         by: Color,
-        occ: &SquareSet,
+        occ: &Squares<W>,
     ) -> Option<Square> {
         let t = &self.tables;
         let ray = t.ray(p.start, p.len);

@@ -1,7 +1,7 @@
 //! The compile step: XBetza rules → per-square step tables for one variant's board,
 //! and reverse "attack probes" for fast attack tests.
 
-use crate::types::{Color, Geometry, PieceType, Square, SquareSet, TypeSet};
+use crate::types::{Color, Geometry, PieceType, Square, SquareSet, Squares, TypeSet};
 use crate::variant::Variant;
 use crate::xbetza::{self, AtomShape, Component, Dialect, Mode, Range};
 
@@ -264,8 +264,12 @@ impl Tables {
     }
     /// The nearest occupied square of an ordered ray.
     #[inline(always)]
-    pub fn nearest_occupied(&self, ray: OrderedRay, occ: &SquareSet) -> Option<Square> {
-        let on_ray = self.ray_sets[ray.set as usize].and(occ);
+    pub fn nearest_occupied<const W: usize>(
+        &self,
+        ray: OrderedRay,
+        occ: &Squares<W>,
+    ) -> Option<Square> {
+        let on_ray = self.ray_sets[ray.set as usize].resized::<W>().and(occ);
         if ray.descending {
             on_ray.last()
         } else {
@@ -276,20 +280,24 @@ impl Tables {
     /// a leap's square or on a slide's ordered ray (an attacker a probe finds is on
     /// its ray).
     #[inline(always)]
-    pub fn probe_may_find(&self, p: &Probe, pieces: &SquareSet) -> bool {
+    pub fn probe_may_find<const W: usize>(&self, p: &Probe, pieces: &Squares<W>) -> bool {
         match (p.kind, p.ray) {
             (ProbeKind::Leap, _) => pieces.contains(self.squares[p.start as usize]),
-            (_, Some(r)) => self.ray_sets[r.set as usize].intersects(pieces),
+            (_, Some(r)) => self.ray_sets[r.set as usize].resized().intersects(pieces),
             _ => true,
         }
     }
     /// The squares of an ordered ray up to its nearest occupied square, that square
     /// included: the whole ray when none is occupied.
     #[inline(always)]
-    pub fn ray_until_occupied(&self, ray: OrderedRay, occ: &SquareSet) -> SquareSet {
-        let set = &self.ray_sets[ray.set as usize];
+    pub fn ray_until_occupied<const W: usize>(
+        &self,
+        ray: OrderedRay,
+        occ: &Squares<W>,
+    ) -> Squares<W> {
+        let set = self.ray_sets[ray.set as usize].resized::<W>();
         match self.nearest_occupied(ray, occ) {
-            None => *set,
+            None => set,
             Some(b) if ray.descending => set.at_or_above(b),
             Some(b) => set.at_or_below(b),
         }

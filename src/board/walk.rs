@@ -11,7 +11,7 @@
 use super::Ruleset;
 use super::position::Position;
 use super::tables::{MultiPattern, Probe, Step, Tables};
-use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
+use crate::types::{Color, PieceType, Square, SquareSet, Squares, TypeSet};
 
 pub use super::tables::{ProbeKind, StepKind, StepMode};
 
@@ -20,7 +20,7 @@ pub trait Occupancy {
     fn is_occupied(&self, sq: Square) -> bool;
 }
 
-impl Occupancy for SquareSet {
+impl<const W: usize> Occupancy for Squares<W> {
     #[inline]
     fn is_occupied(&self, sq: Square) -> bool {
         self.contains(sq)
@@ -170,7 +170,7 @@ impl<'a> ProbeView<'a> {
     /// found with set operations; `None` when the ray's squares are not numbered in
     /// ray order (then walk [`ray`](Self::ray)).
     #[inline(always)]
-    pub fn ray_until_occupied(&self, occ: &SquareSet) -> Option<SquareSet> {
+    pub fn ray_until_occupied<const W: usize>(&self, occ: &Squares<W>) -> Option<Squares<W>> {
         let ray = self.probe.ray?;
         Some(self.tables.ray_until_occupied(ray, occ))
     }
@@ -222,16 +222,16 @@ impl Ruleset {
     /// only the other steps. For visitors that collect target sets by the step's
     /// move and capture flags, this is the same and faster.
     #[inline(always)]
-    pub fn walk_sets<'a>(
+    pub fn walk_sets<'a, const W: usize>(
         &'a self,
         c: Color,
         t: PieceType,
         from: Square,
-        occ: &SquareSet,
+        occ: &Squares<W>,
         visit: &mut impl Visit<'a>,
-    ) -> [SquareSet; 2] {
+    ) -> [Squares<W>; 2] {
         let tables = &self.tables;
-        let mut sets = *tables.plain_leaps_of(c, t, from);
+        let mut sets = tables.plain_leaps_of(c, t, from).map(|s| s.resized::<W>());
         for step in tables.other_steps_of(c, t, from) {
             match step.ray {
                 Some(ray) => {

@@ -28,7 +28,7 @@ pub mod tune;
 pub mod values;
 
 use crate::board::{MultiLeg, Position, ProbeKind, Ruleset, StepKind, StepMode, Target, Visit};
-use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
+use crate::types::{Color, MAX_WORDS, PieceType, Square, SquareSet, Squares, TypeSet};
 use crate::variant::GameValue;
 use crate::variant::weights::{GlobalTerm, PieceTerm};
 use basis::{Basis, SQUARE_FEATURES};
@@ -201,12 +201,22 @@ const PAWN_CACHE_SIZE: usize = 4096;
 
 /// One colour's pawn-structure score and its passed pawns.
 #[derive(Clone, Copy)]
-struct PawnScore {
+struct PawnScore<const W: usize> {
     score: [i32; 2],
-    passed: SquareSet,
+    passed: Squares<W>,
     /// The space term's square count (see `GlobalTerm::Space`), before the
     /// factor that counts the pieces.
     space: i32,
+}
+
+impl<const W: usize> PawnScore<W> {
+    fn resized<const V: usize>(&self) -> PawnScore<V> {
+        PawnScore {
+            score: self.score,
+            passed: self.passed.resized(),
+            space: self.space,
+        }
+    }
 }
 
 /// A pawn-cache entry: the key of [`Evaluator::pawn_key`] (0: empty), both
@@ -215,8 +225,8 @@ struct PawnScore {
 #[derive(Clone, Copy)]
 struct PawnEntry {
     key: u64,
-    scores: [PawnScore; 2],
-    maps: PawnMaps,
+    scores: [PawnScore<MAX_WORDS>; 2],
+    maps: PawnMaps<MAX_WORDS>,
 }
 
 impl PawnEntry {
@@ -274,44 +284,92 @@ thread_local! {
     /// The per-type square sets of [`Activity`], kept between evaluations: the hot
     /// path neither allocates nor clears more than the variant's types (a fixed
     /// array for every possible type would be kilobytes to clear per evaluation).
-    static TYPE_SETS: RefCell<Vec<SquareSet>> = const { RefCell::new(Vec::new()) };
+    static TYPE_SETS: RefCell<TypeSets> = const {
+        RefCell::new(TypeSets {
+            one: Vec::new(),
+            two: Vec::new(),
+            all: Vec::new(),
+        })
+    };
+}
+
+/// The per-type square sets of [`Activity`], one vector per set width.
+struct TypeSets {
+    one: Vec<Squares<1>>,
+    two: Vec<Squares<2>>,
+    all: Vec<SquareSet>,
+}
+
+/// The widths the evaluation works in: boards of up to 64, 128 and 256 squares.
+trait EvalWidth: Sized {
+    fn type_sets(sets: &mut TypeSets) -> &mut Vec<Self>;
+}
+
+impl EvalWidth for Squares<1> {
+    fn type_sets(sets: &mut TypeSets) -> &mut Vec<Self> {
+        &mut sets.one
+    }
+}
+
+impl EvalWidth for Squares<2> {
+    fn type_sets(sets: &mut TypeSets) -> &mut Vec<Self> {
+        &mut sets.two
+    }
+}
+
+impl EvalWidth for SquareSet {
+    fn type_sets(sets: &mut TypeSets) -> &mut Vec<Self> {
+        &mut sets.all
+    }
 }
 
 /// What the walk of all pieces found, per colour.
-struct Activity<'a> {
+struct Activity<'a, const W: usize> {
     /// Squares attacked by the colour's non-royal pieces, and by its royal pieces.
-    attacks: [SquareSet; 2],
-    royal_attacks: [SquareSet; 2],
+    attacks: [Squares<W>; 2],
+    royal_attacks: [Squares<W>; 2],
     /// Squares attacked by two or more of the colour's pieces (royal included).
-    attacks2: [SquareSet; 2],
+    attacks2: [Squares<W>; 2],
     /// Squares the colour's non-royal pieces reach, summed over the pieces.
     mobility: [i32; 2],
     /// Attacks on squares next to the enemy royal piece.
     hits: [i32; 2],
     /// Enemy pieces attacked by a cheaper piece.
-    by_lesser: [SquareSet; 2],
+    by_lesser: [Squares<W>; 2],
     /// The attacker weights of the pieces that attack squares next to the enemy
     /// royal piece.
     attacker_danger: [i32; 2],
     /// Per colour and type (index `colour * n + type`): squares from which a piece
     /// of the type would check the enemy royal piece, and those of them a piece of
     /// the type can move to.
-    check_squares: &'a mut [SquareSet],
-    checks_reached: &'a mut [SquareSet],
+    check_squares: &'a mut [Squares<W>],
+    checks_reached: &'a mut [Squares<W>],
     /// The pawn maps, where a pawn-related term has a weight.
-    pawns: Option<PawnMaps>,
+    pawns: Option<PawnMaps<W>>,
 }
 
 /// What the pawn-related terms read, per colour: the squares its pawns attack,
 /// the squares they may one day attack, the empty squares they can move to, and
 /// the files they stand on.
 #[derive(Clone, Copy)]
-struct PawnMaps {
-    attacks: [SquareSet; 2],
-    reach: [SquareSet; 2],
-    pushes: [SquareSet; 2],
+struct PawnMaps<const W: usize> {
+    attacks: [Squares<W>; 2],
+    reach: [Squares<W>; 2],
+    pushes: [Squares<W>; 2],
     files: [u32; 2],
     pawn: PieceType,
+}
+
+impl<const W: usize> PawnMaps<W> {
+    fn resized<const V: usize>(&self) -> PawnMaps<V> {
+        PawnMaps {
+            attacks: self.attacks.map(|s| s.resized()),
+            reach: self.reach.map(|s| s.resized()),
+            pushes: self.pushes.map(|s| s.resized()),
+            files: self.files,
+            pawn: self.pawn,
+        }
+    }
 }
 
 impl Evaluator {
@@ -627,6 +685,26 @@ impl Evaluator {
         tr: &mut T,
         lazy_score: &mut i32,
     ) -> (i32, bool) {
+        // The narrowest sets that hold the board's squares (see `Squares`).
+        match self.squares {
+            0..=64 => self.evaluate_in::<T, 1>(pos, alpha, beta, tr, lazy_score),
+            65..=128 => self.evaluate_in::<T, 2>(pos, alpha, beta, tr, lazy_score),
+            _ => self.evaluate_in::<T, MAX_WORDS>(pos, alpha, beta, tr, lazy_score),
+        }
+    }
+
+    /// [`Self::evaluate_parts`] with square sets of `W` words.
+    fn evaluate_in<T: Trace, const W: usize>(
+        &self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        tr: &mut T,
+        lazy_score: &mut i32,
+    ) -> (i32, bool)
+    where
+        Squares<W>: EvalWidth,
+    {
         let n = self.n;
         let stm = pos.side_to_move();
         let mut mg = [0i32; 2];
@@ -637,7 +715,7 @@ impl Evaluator {
         for c in Color::BOTH {
             let ci = c as usize;
             for t in 0..n {
-                let set = pos.pieces_of(c, t as PieceType);
+                let set: Squares<W> = pos.pieces_of(c, t as PieceType).resized();
                 let in_hand = pos.hand(c, t as PieceType) as i32;
                 if set.is_empty() && in_hand == 0 {
                     continue;
@@ -701,7 +779,7 @@ impl Evaluator {
 
         let mut cached_maps = None;
         if let Some(p) = self.basis.pawn {
-            let (scores, maps) = self.pawn_scores(pos, p, tr);
+            let (scores, maps) = self.pawn_scores::<T, W>(pos, p, tr);
             cached_maps = maps;
             for c in Color::BOTH {
                 let PawnScore {
@@ -736,16 +814,17 @@ impl Evaluator {
         }
 
         TYPE_SETS.with_borrow_mut(|sets| {
+            let sets = Squares::<W>::type_sets(sets);
             sets.clear();
-            sets.resize(4 * n, SquareSet::EMPTY);
+            sets.resize(4 * n, Squares::EMPTY);
             let (check_squares, checks_reached) = sets.split_at_mut(2 * n);
             let mut act = Activity {
-                attacks: [SquareSet::EMPTY; 2],
-                royal_attacks: [SquareSet::EMPTY; 2],
-                attacks2: [SquareSet::EMPTY; 2],
+                attacks: [Squares::EMPTY; 2],
+                royal_attacks: [Squares::EMPTY; 2],
+                attacks2: [Squares::EMPTY; 2],
                 mobility: [0; 2],
                 hits: [0; 2],
-                by_lesser: [SquareSet::EMPTY; 2],
+                by_lesser: [Squares::EMPTY; 2],
                 attacker_danger: [0; 2],
                 check_squares,
                 checks_reached,
@@ -768,16 +847,16 @@ impl Evaluator {
     /// pawns sheltering its royal piece and storming it, and the royal piece's
     /// distance to its nearest pawn; and the passed pawns. What it reads are the
     /// pawns and the royal pieces only: the pawn cache depends on it.
-    fn pawn_structure<T: Trace>(
+    fn pawn_structure<T: Trace, const W: usize>(
         &self,
         pos: &Position,
         c: Color,
         p: PieceType,
         tr: &mut T,
-    ) -> PawnScore {
+    ) -> PawnScore<W> {
         let g = self.rules.variant.geometry;
-        let ours = pos.pieces_of(c, p);
-        let mut passed_set = SquareSet::EMPTY;
+        let ours: Squares<W> = pos.pieces_of(c, p).resized();
+        let mut passed_set = Squares::<W>::EMPTY;
         if ours.is_empty() {
             return PawnScore {
                 score: [0, 0],
@@ -785,7 +864,7 @@ impl Evaluator {
                 space: 0,
             };
         }
-        let theirs = pos.pieces_of(c.flip(), p);
+        let theirs: Squares<W> = pos.pieces_of(c.flip(), p).resized();
         let white = c == Color::White;
         let mut files = [0u8; 16];
         for s in ours.iter() {
@@ -798,8 +877,8 @@ impl Evaluator {
             enemy_front[f] = enemy_front[f].max(g.relative_rank(e, white) as i32);
         }
         // Squares our pawns protect, and those the enemy's attack.
-        let pawn_attacks = |side: Color, set: SquareSet| {
-            let mut out = SquareSet::EMPTY;
+        let pawn_attacks = |side: Color, set: Squares<W>| {
+            let mut out = Squares::<W>::EMPTY;
             for s in set.iter() {
                 for step in self.rules.steps(side, p, s) {
                     if step.kind() == StepKind::Leap && step.mode().contains(StepMode::CAPTURE) {
@@ -880,7 +959,10 @@ impl Evaluator {
         // how far the royal piece is from its pawns (it must guard them late).
         let (mut shelter, mut storm, mut pawn_distance, mut pawnless_flank) = (0, 0, 0, 0);
         if let Some(k) = own_royal {
-            if !self.basis.flank[k as usize].intersects(&ours.or(&theirs)) {
+            if !self.basis.flank[k as usize]
+                .resized()
+                .intersects(&ours.or(&theirs))
+            {
                 pawnless_flank = 1;
             }
             pawn_distance = ours
@@ -923,9 +1005,10 @@ impl Evaluator {
         // Space: the safe squares of the central files in our camp, twice those
         // behind our pawns (up to two squares behind).
         let safe = self.basis.space_area[c as usize]
+            .resized()
             .minus(&ours)
             .minus(&enemy_attacks);
-        let mut behind = SquareSet::EMPTY;
+        let mut behind = Squares::<W>::EMPTY;
         for s in ours.iter() {
             for back in 1..=2 {
                 if let Some(x) = g.offset(s, 0, -back * ahead) {
@@ -957,12 +1040,12 @@ impl Evaluator {
     /// the free-square term, from the thread's pawn cache when the pawns and the
     /// royal pieces stand where they stood (never when tracing); with it the pawn
     /// maps' pawn-only part where the cache keeps them (`pawn_maps_cached`).
-    fn pawn_scores<T: Trace>(
+    fn pawn_scores<T: Trace, const W: usize>(
         &self,
         pos: &Position,
         p: PieceType,
         tr: &mut T,
-    ) -> ([PawnScore; 2], Option<PawnMaps>) {
+    ) -> ([PawnScore<W>; 2], Option<PawnMaps<W>>) {
         if T::ON {
             let scores = [
                 self.pawn_structure(pos, Color::White, p, tr),
@@ -970,7 +1053,7 @@ impl Evaluator {
             ];
             return (scores, None);
         }
-        let key = self.pawn_key(pos, p);
+        let key = self.pawn_key::<W>(pos, p);
         let slot = (key >> 52) as usize & (PAWN_CACHE_SIZE - 1);
         PAWN_CACHE.with_borrow_mut(|cache| {
             if cache.is_empty() {
@@ -978,32 +1061,34 @@ impl Evaluator {
             }
             let entry = &mut cache[slot];
             if entry.key != key {
+                let scores: [PawnScore<W>; 2] = [
+                    self.pawn_structure(pos, Color::White, p, tr),
+                    self.pawn_structure(pos, Color::Black, p, tr),
+                ];
+                let maps = self
+                    .pawn_maps_cached
+                    .then(|| self.pawn_maps(pos, p, &Squares::<W>::EMPTY));
                 *entry = PawnEntry {
                     key,
-                    scores: [
-                        self.pawn_structure(pos, Color::White, p, tr),
-                        self.pawn_structure(pos, Color::Black, p, tr),
-                    ],
-                    maps: if self.pawn_maps_cached {
-                        self.pawn_maps(pos, p, &SquareSet::EMPTY)
-                    } else {
-                        PawnEntry::EMPTY.maps
-                    },
+                    scores: scores.map(|s| s.resized()),
+                    maps: maps.map_or(PawnEntry::EMPTY.maps, |m| m.resized()),
                 };
+                return (scores, maps);
             }
-            (entry.scores, self.pawn_maps_cached.then_some(entry.maps))
+            let scores = entry.scores.map(|s| s.resized());
+            (scores, self.pawn_maps_cached.then(|| entry.maps.resized()))
         })
     }
 
     /// What the pawn structure depends on, hashed: this evaluator, both colours'
     /// pawns and royal pieces.
     #[inline]
-    fn pawn_key(&self, pos: &Position, p: PieceType) -> u64 {
+    fn pawn_key<const W: usize>(&self, pos: &Position, p: PieceType) -> u64 {
         const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut h = self.id.wrapping_mul(MUL);
         for c in Color::BOTH {
             for set in [pos.pieces_of(c, p), pos.royals(c)] {
-                for &w in set.0.data.iter() {
+                for &w in set.resized::<W>().words() {
                     h = (h ^ w).wrapping_mul(MUL).rotate_left(29);
                 }
             }
@@ -1012,11 +1097,11 @@ impl Evaluator {
     }
 
     /// The free-square term of colour `c`'s passed pawns: the square ahead is empty.
-    fn passed_free<T: Trace>(
+    fn passed_free<T: Trace, const W: usize>(
         &self,
         pos: &Position,
         c: Color,
-        passed: &SquareSet,
+        passed: &Squares<W>,
         tr: &mut T,
     ) -> [i32; 2] {
         let g = self.rules.variant.geometry;
@@ -1084,11 +1169,11 @@ impl Evaluator {
 
     /// Mobility and proximity of every piece, and the attack maps the threats and
     /// king danger read.
-    fn activity<T: Trace>(
+    fn activity<T: Trace, const W: usize>(
         &self,
         pos: &Position,
-        cached_maps: Option<PawnMaps>,
-        act: &mut Activity,
+        cached_maps: Option<PawnMaps<W>>,
+        act: &mut Activity<W>,
         mg: &mut [i32; 2],
         eg: &mut [i32; 2],
         tr: &mut T,
@@ -1100,7 +1185,7 @@ impl Evaluator {
             pos.royals(Color::Black).first(),
         ];
         // Walls block like pieces (and are never targets: they are in no side's set).
-        let occ = pos.occupied() | pos.walls();
+        let occ: Squares<W> = (pos.occupied() | pos.walls()).resized();
         if self.checks {
             for c in Color::BOTH {
                 if let Some(k) = royal_sq[c.flip() as usize] {
@@ -1120,21 +1205,22 @@ impl Evaluator {
             let ci = c as usize;
             let them = c.flip();
             let enemy_royal = royal_sq[them as usize];
-            let zone = enemy_royal.map_or(SquareSet::EMPTY, |k| self.basis.zone[k as usize]);
-            let theirs = pos.pieces(them);
-            let own_pawns = self.basis.pawn.map(|p| pos.pieces_of(c, p));
+            let zone: Squares<W> =
+                enemy_royal.map_or(Squares::EMPTY, |k| self.basis.zone[k as usize].resized());
+            let theirs: Squares<W> = pos.pieces(them).resized();
+            let own_pawns = self.basis.pawn.map(|p| pos.pieces_of(c, p).resized::<W>());
             let mut danger = 0;
             // This colour's attack maps, gathered here and stored at the end (`any`:
             // the squares attacked by any piece so far, royal ones included).
-            let mut attacks = SquareSet::EMPTY;
-            let mut royal_attacks = SquareSet::EMPTY;
-            let mut any = SquareSet::EMPTY;
-            let mut attacks2 = SquareSet::EMPTY;
-            let mut by_lesser = SquareSet::EMPTY;
-            let mut pushes = SquareSet::EMPTY;
+            let mut attacks = Squares::<W>::EMPTY;
+            let mut royal_attacks = Squares::<W>::EMPTY;
+            let mut any = Squares::<W>::EMPTY;
+            let mut attacks2 = Squares::<W>::EMPTY;
+            let mut by_lesser = Squares::<W>::EMPTY;
+            let mut pushes = Squares::<W>::EMPTY;
             for t in 0..n {
                 let tt = t as PieceType;
-                let set = pos.pieces_of(c, tt);
+                let set: Squares<W> = pos.pieces_of(c, tt).resized();
                 if set.is_empty() {
                     continue;
                 }
@@ -1150,12 +1236,12 @@ impl Evaluator {
                 let pawn_type = pawns.as_ref().is_some_and(|maps| maps.pawn == tt);
                 let check_squares = act.check_squares[ci * n + t];
                 // Enemy pieces worth more than this type.
-                let mut bigger = SquareSet::EMPTY;
+                let mut bigger = Squares::<W>::EMPTY;
                 let mut types = self.more_valuable[t];
                 while types != 0 {
                     let u = types.trailing_zeros() as PieceType;
                     types &= types - 1;
-                    bigger |= pos.pieces_of(them, u);
+                    bigger |= pos.pieces_of(them, u).resized();
                 }
                 let [wm, we] = self.mobility[t];
                 let [rm, re] = self.mobility_root[t];
@@ -1175,7 +1261,8 @@ impl Evaluator {
                     let all = count(&reached) + targets.multi;
                     act.mobility[ci] += all;
                     if colour_bound && let Some(pawns) = own_pawns {
-                        let colour = self.basis.square_colours[self.basis.square_colour(sq)];
+                        let colour =
+                            self.basis.square_colours[self.basis.square_colour(sq)].resized();
                         let k = count(&pawns.and(&colour));
                         let [a, b] = self.same_colour_pawns[t];
                         mg[ci] += a * k;
@@ -1234,21 +1321,26 @@ impl Evaluator {
 
     /// The pawn maps the pawn-related piece terms read, but the pushes (which
     /// the walk of all pieces adds).
-    fn pawn_maps(&self, pos: &Position, p: PieceType, occ: &SquareSet) -> PawnMaps {
+    fn pawn_maps<const W: usize>(
+        &self,
+        pos: &Position,
+        p: PieceType,
+        occ: &Squares<W>,
+    ) -> PawnMaps<W> {
         let g = self.rules.variant.geometry;
         let mut maps = PawnMaps {
-            attacks: [SquareSet::EMPTY; 2],
-            reach: [SquareSet::EMPTY; 2],
-            pushes: [SquareSet::EMPTY; 2],
+            attacks: [Squares::EMPTY; 2],
+            reach: [Squares::EMPTY; 2],
+            pushes: [Squares::EMPTY; 2],
             files: [0; 2],
             pawn: p,
         };
         for c in Color::BOTH {
             let ci = c as usize;
-            for sq in pos.pieces_of(c, p).iter() {
+            for sq in pos.pieces_of(c, p).resized::<W>().iter() {
                 let targets = piece_targets(&self.rules, c, p, sq, occ);
                 maps.attacks[ci] |= targets.captures;
-                maps.reach[ci] |= self.pawn_span[ci * 256 + sq as usize];
+                maps.reach[ci] |= self.pawn_span[ci * 256 + sq as usize].resized();
                 maps.files[ci] |= 1 << g.file(sq);
             }
         }
@@ -1258,12 +1350,12 @@ impl Evaluator {
     /// The pawn-related terms of one piece (colour, type, square) that reaches
     /// `reached`: safe mobility, open and half-open files, outposts, and standing
     /// right behind an own pawn.
-    fn pawn_piece_terms<T: Trace>(
+    fn pawn_piece_terms<T: Trace, const W: usize>(
         &self,
         pos: &Position,
-        maps: &PawnMaps,
+        maps: &PawnMaps<W>,
         (c, t, sq): (Color, usize, Square),
-        reached: &SquareSet,
+        reached: &Squares<W>,
         tr: &mut T,
     ) -> [i32; 2] {
         let g = self.rules.variant.geometry;
@@ -1309,19 +1401,19 @@ impl Evaluator {
 
     /// The squares from which a piece of colour `c` would attack the royal piece on
     /// `k`, per type: the attack probes of `k` read backwards.
-    fn check_squares(
+    fn check_squares<const W: usize>(
         &self,
         pos: &Position,
         c: Color,
         k: Square,
-        occ: &SquareSet,
-        out: &mut [SquareSet],
+        occ: &Squares<W>,
+        out: &mut [Squares<W>],
     ) {
-        let own = pos.pieces(c);
+        let own: Squares<W> = pos.pieces(c).resized();
         let pieces = !self.rules.royal_types;
         for (types, from) in self.rules.leap_groups(c, k) {
             let mut types = types & pieces;
-            let found = from.minus(&own);
+            let found = from.resized().minus(&own);
             if types == 0 || found.is_empty() {
                 continue;
             }
@@ -1338,7 +1430,7 @@ impl Evaluator {
                 continue;
             }
             let ray = p.ray();
-            let mut found = SquareSet::EMPTY;
+            let mut found = Squares::<W>::EMPTY;
             match p.kind() {
                 ProbeKind::Leap => {
                     let blocks = p.blocks();
@@ -1388,7 +1480,7 @@ impl Evaluator {
                 }
             }
             if let Some(region) = p.from_region() {
-                found = found.and(region);
+                found = found.and(&region.resized());
             }
             found = found.minus(&own);
             if found.is_empty() {
@@ -1406,18 +1498,21 @@ impl Evaluator {
     /// weighed by their estimated value; the squares where the enemy's moves are
     /// contested; with pawns, the pieces safe pawns attack or would attack after a
     /// safe push.
-    fn threats<T: Trace>(
+    fn threats<T: Trace, const W: usize>(
         &self,
         pos: &Position,
-        act: &Activity,
+        act: &Activity<W>,
         mg: &mut [i32; 2],
         eg: &mut [i32; 2],
         tr: &mut T,
     ) {
-        let royal = pos.royals(Color::White).or(&pos.royals(Color::Black));
+        let royal: Squares<W> = pos
+            .royals(Color::White)
+            .or(&pos.royals(Color::Black))
+            .resized();
         for c in Color::BOTH {
             let (ci, ti) = (c as usize, c.flip() as usize);
-            let theirs = pos.pieces(c.flip()).minus(&royal);
+            let theirs = pos.pieces(c.flip()).resized().minus(&royal);
             let ours = act.attacks[ci].or(&act.royal_attacks[ci]);
             let defended = act.attacks[ti].or(&act.royal_attacks[ti]);
             if let Some(maps) = &act.pawns {
@@ -1442,7 +1537,7 @@ impl Evaluator {
             let mut strong = act.attacks2[ti].minus(&act.attacks2[ci]);
             if let Some(maps) = &act.pawns {
                 hanging |= theirs
-                    .minus(&pos.pieces_of(c.flip(), maps.pawn))
+                    .minus(&pos.pieces_of(c.flip(), maps.pawn).resized())
                     .and(&act.attacks2[ci])
                     .minus(&act.attacks2[ti])
                     .minus(&maps.attacks[ti]);
@@ -1482,28 +1577,29 @@ impl Evaluator {
     /// by type, and those a safe pawn push would attack. A pawn or a push square is
     /// safe when the enemy does not attack it or we defend it (`ours`: our attacks,
     /// `theirs_att`: the enemy's).
-    fn pawn_threats<T: Trace>(
+    fn pawn_threats<T: Trace, const W: usize>(
         &self,
         pos: &Position,
         c: Color,
-        maps: &PawnMaps,
-        ours: &SquareSet,
-        theirs_att: &SquareSet,
+        maps: &PawnMaps<W>,
+        ours: &Squares<W>,
+        theirs_att: &Squares<W>,
         tr: &mut T,
     ) -> [i32; 2] {
         let (ci, ti) = (c as usize, c.flip() as usize);
         let p = maps.pawn;
-        let occ = pos.occupied() | pos.walls();
-        let victims = pos
+        let occ: Squares<W> = (pos.occupied() | pos.walls()).resized();
+        let victims: Squares<W> = pos
             .pieces(c.flip())
             .minus(&pos.royals(c.flip()))
-            .minus(&pos.pieces_of(c.flip(), p));
+            .minus(&pos.pieces_of(c.flip(), p))
+            .resized();
         let mut score = [0, 0];
         let attacked = victims.and(&maps.attacks[ci]);
         if (T::ON || self.threat_by_pawn_on) && !attacked.is_empty() {
             let unsafe_squares = theirs_att.minus(ours);
-            let mut safe_attacks = SquareSet::EMPTY;
-            for sq in pos.pieces_of(c, p).minus(&unsafe_squares).iter() {
+            let mut safe_attacks = Squares::<W>::EMPTY;
+            for sq in pos.pieces_of(c, p).resized().minus(&unsafe_squares).iter() {
                 safe_attacks |= piece_targets(&self.rules, c, p, sq, &occ).captures;
             }
             for v in attacked.and(&safe_attacks).iter() {
@@ -1517,7 +1613,7 @@ impl Evaluator {
             let pushes = maps.pushes[ci]
                 .minus(&maps.attacks[ti])
                 .minus(&theirs_att.minus(ours));
-            let mut reach = SquareSet::EMPTY;
+            let mut reach = Squares::<W>::EMPTY;
             for sq in pushes.iter() {
                 reach |= piece_targets(&self.rules, c, p, sq, &occ).captures;
             }
@@ -1531,11 +1627,11 @@ impl Evaluator {
 
     /// The danger to the royal piece of colour `c` (attacks near it, safe checks,
     /// pieces the enemy could drop near it, its defenders) and its penalty.
-    fn king_danger<T: Trace>(
+    fn king_danger<T: Trace, const W: usize>(
         &self,
         pos: &Position,
         c: Color,
-        act: &Activity,
+        act: &Activity<W>,
         mg: &mut [i32; 2],
         eg: &mut [i32; 2],
         tr: &mut T,
@@ -1547,7 +1643,7 @@ impl Evaluator {
         let (ci, them) = (c as usize, c.flip());
         let ti = them as usize;
         let g = self.rules.variant.geometry;
-        let zone = self.basis.zone[k as usize];
+        let zone: Squares<W> = self.basis.zone[k as usize].resized();
         let slot = |term: GlobalTerm| global_slot(n, term);
         let mut danger = self.king_offset + act.attacker_danger[ti] + self.king_hits * act.hits[ti];
         tr.danger(c, slot(GlobalTerm::KingOffset), 1.0);
@@ -1556,7 +1652,9 @@ impl Evaluator {
         danger += self.king_weak * weak;
         tr.danger(c, slot(GlobalTerm::KingWeak), weak as f32);
         // The flank: what the enemy attacks there (twice counts twice), what we do.
-        let camp = self.basis.flank[k as usize].and(&self.basis.camp[ci]);
+        let camp = self.basis.flank[k as usize]
+            .and(&self.basis.camp[ci])
+            .resized::<W>();
         let enemy_hits = camp.and(&act.attacks[ti].or(&act.royal_attacks[ti]));
         let flank_attacks = count(&enemy_hits) + count(&enemy_hits.and(&act.attacks2[ti]));
         let flank_defense = count(&camp.and(&act.attacks[ci].or(&act.royal_attacks[ci])));
@@ -1574,7 +1672,7 @@ impl Evaluator {
         if self.checks {
             // Safe: not attacked by the defender (its royal piece included).
             let defended = act.attacks[ci].or(&act.royal_attacks[ci]);
-            let safe = g.all().minus(&defended);
+            let safe = g.all().resized().minus(&defended);
             // Weak: attacked by the attacker and held by the royal piece alone, which
             // cannot take back when a second attacker covers the square. A weak
             // check is not safe (it counts as unsafe too); its own weight says how
@@ -1601,7 +1699,7 @@ impl Evaluator {
             danger += self.king_unsafe_check * unsafe_checks;
             tr.danger(c, slot(GlobalTerm::KingUnsafeCheck), unsafe_checks as f32);
             if self.drop_game {
-                let empty = g.all().minus(&pos.occupied());
+                let empty: Squares<W> = g.all().minus(&pos.occupied()).resized();
                 for t in 0..n {
                     let h = pos.hand(them, t as PieceType) as i32;
                     if h == 0 {
@@ -1635,7 +1733,7 @@ impl Evaluator {
                 tr.danger(c, piece_slot(t, PieceTerm::Presence), 1.0);
             }
         }
-        for s in zone.and(&pos.pieces(c)).iter() {
+        for s in zone.and(&pos.pieces(c).resized()).iter() {
             let t = pos.piece_at(s).kind() as usize;
             if self.rules.royal_types & 1u64 << t == 0 {
                 danger += self.danger[t].defender;
@@ -1650,18 +1748,26 @@ impl Evaluator {
 
     /// The empty squares where colour `c` may drop a piece of type `t`.
     #[inline]
-    fn drop_targets(&self, pos: &Position, c: Color, t: PieceType, empty: &SquareSet) -> SquareSet {
+    fn drop_targets<const W: usize>(
+        &self,
+        pos: &Position,
+        c: Color,
+        t: PieceType,
+        empty: &Squares<W>,
+    ) -> Squares<W> {
         let v = &self.rules.variant;
-        let mut set = self.basis.drop_squares[c as usize][t as usize].and(empty);
+        let mut set = self.basis.drop_squares[c as usize][t as usize]
+            .resized()
+            .and(empty);
         if v.drop_no_doubled == Some(t) {
             let g = v.geometry;
             let mut files = [0u32; 16];
-            for s in pos.pieces_of(c, t).iter() {
+            for s in pos.pieces_of(c, t).resized::<W>().iter() {
                 files[g.file(s) as usize] += 1;
             }
             for (f, &k) in files.iter().enumerate().take(g.files as usize) {
                 if k >= v.drop_no_doubled_count {
-                    set = set.minus(&g.file_set(f as u8));
+                    set = set.minus(&g.file_set(f as u8).resized());
                 }
             }
         }
@@ -1717,7 +1823,7 @@ struct Material {
 /// The number of squares in a set (`.cargo/config.toml` enables the POPCNT
 /// instruction, so the empty words of small boards cost no more than a test).
 #[inline]
-fn count(set: &SquareSet) -> i32 {
+fn count<const W: usize>(set: &Squares<W>) -> i32 {
     set.count() as i32
 }
 
@@ -1731,12 +1837,12 @@ fn taper(mg: &[i32; 2], eg: &[i32; 2], phase: i32, scale: i32, stm: Color) -> i3
 }
 
 /// Where one piece can go, given the occupancy.
-pub struct Targets {
+pub struct Targets<const W: usize> {
     /// Squares its quiet moves reach (the first occupied square of a ray
     /// included, as for captures).
-    pub moves: SquareSet,
+    pub moves: Squares<W>,
     /// Squares it attacks (could capture on), own pieces' squares included.
-    pub captures: SquareSet,
+    pub captures: Squares<W>,
     /// Multi-leg components, not walked (each counts as one target for mobility).
     pub multi: i32,
 }
@@ -1769,16 +1875,16 @@ fn pawn_spans(rules: &Ruleset, pawn: Option<PieceType>) -> Vec<SquareSet> {
 /// occupancy: a sliding ray ends at its first occupied square (included), a
 /// hopper's targets lie beyond its screen.
 #[inline(always)]
-pub fn piece_targets(
+pub fn piece_targets<const W: usize>(
     rules: &Ruleset,
     c: Color,
     t: PieceType,
     sq: Square,
-    occ: &SquareSet,
-) -> Targets {
+    occ: &Squares<W>,
+) -> Targets<W> {
     let mut out = Targets {
-        moves: SquareSet::EMPTY,
-        captures: SquareSet::EMPTY,
+        moves: Squares::EMPTY,
+        captures: Squares::EMPTY,
         multi: 0,
     };
     let [moves, captures] = rules.walk_sets(c, t, sq, occ, &mut out);
@@ -1787,7 +1893,7 @@ pub fn piece_targets(
     out
 }
 
-impl Visit<'_> for Targets {
+impl<const W: usize> Visit<'_> for Targets<W> {
     #[inline(always)]
     fn target(&mut self, target: Target) {
         if target.mode.contains(StepMode::MOVE) {
@@ -1934,6 +2040,57 @@ mod tests {
 
     /// The evaluation cache answers what an evaluation would: the full score once
     /// known, and the lazy exit for windows far from it, in any order of windows.
+    /// Narrow square sets change no score: along a game of each variant (a fixed
+    /// walk of legal moves), the evaluation in the narrowest sets that hold the
+    /// board, and in sets of two words where one would do, equals the one in
+    /// full-width sets, term by term (no lazy exit).
+    #[test]
+    fn narrow_square_sets_change_no_score() {
+        use crate::types::MoveList;
+        for variant in [
+            "chess",
+            "crazyhouse",
+            "makruk",
+            "shogi",
+            "xiangqi",
+            "capablanca",
+        ] {
+            let rules = builtin_rules(variant);
+            let e = Evaluator::new(&rules);
+            let mut pos = Position::start(&rules);
+            let mut seed = 12345u64;
+            for ply in 0..60 {
+                let eval = |f: fn(&Evaluator, &Position, &mut i32) -> (i32, bool)| {
+                    let mut lazy = EVAL_UNKNOWN;
+                    f(&e, &pos, &mut lazy)
+                };
+                let wide = eval(|e, p, l| {
+                    e.evaluate_in::<NoTrace, MAX_WORDS>(p, -LAZY_OFF, LAZY_OFF, &mut NoTrace, l)
+                });
+                let two = eval(|e, p, l| {
+                    e.evaluate_in::<NoTrace, 2>(p, -LAZY_OFF, LAZY_OFF, &mut NoTrace, l)
+                });
+                assert_eq!(two, wide, "{variant} ply {ply}: {}", pos.fen());
+                if e.squares <= 64 {
+                    let one = eval(|e, p, l| {
+                        e.evaluate_in::<NoTrace, 1>(p, -LAZY_OFF, LAZY_OFF, &mut NoTrace, l)
+                    });
+                    assert_eq!(one, wide, "{variant} ply {ply}: {}", pos.fen());
+                }
+                let mut list = MoveList::new();
+                rules.generate_legal(&mut pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let m = list.iter().nth((seed >> 33) as usize % list.len()).copied();
+                pos.make(m.unwrap());
+            }
+        }
+    }
+
     #[test]
     fn the_eval_cache_changes_no_score() {
         let fens = [
