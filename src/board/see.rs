@@ -11,7 +11,7 @@
 
 use super::tables::{Probe, ProbeKind};
 use super::{Position, Ruleset};
-use crate::types::{Color, MAX_WORDS, Move, MoveKind, Square, Squares};
+use crate::types::{Color, MAX_WORDS, Move, MoveKind, Square, Squares, Width};
 
 impl Ruleset {
     /// Does `m` win at least `threshold` by static exchange? `values[t]` is what a
@@ -82,10 +82,10 @@ impl Ruleset {
             return true;
         }
         // The exchange in the narrowest sets that hold the board's squares.
-        match self.variant.geometry.num_squares() {
-            0..=64 => self.exchange::<1>(pos, m, swap, values),
-            65..=128 => self.exchange::<2>(pos, m, swap, values),
-            _ => self.exchange::<MAX_WORDS>(pos, m, swap, values),
+        match Width::for_squares(self.variant.geometry.num_squares()) {
+            Width::One => self.exchange::<1>(pos, m, swap, values),
+            Width::Two => self.exchange::<2>(pos, m, swap, values),
+            Width::Full => self.exchange::<MAX_WORDS>(pos, m, swap, values),
         }
     }
 

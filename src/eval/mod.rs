@@ -28,7 +28,7 @@ pub mod tune;
 pub mod values;
 
 use crate::board::{MultiLeg, Position, ProbeKind, Ruleset, StepKind, StepMode, Target, Visit};
-use crate::types::{Color, MAX_WORDS, PieceType, Square, SquareSet, Squares, TypeSet};
+use crate::types::{Color, MAX_WORDS, PieceType, Square, SquareSet, Squares, TypeSet, Width};
 use crate::variant::GameValue;
 use crate::variant::weights::{GlobalTerm, PieceTerm};
 use basis::{Basis, SQUARE_FEATURES};
@@ -685,15 +685,15 @@ impl Evaluator {
         tr: &mut T,
         lazy_score: &mut i32,
     ) -> (i32, bool) {
-        // The narrowest sets that hold the board's squares (see `Squares`).
-        match self.squares {
-            0..=64 => self.evaluate_in::<T, 1>(pos, alpha, beta, tr, lazy_score),
-            65..=128 => self.evaluate_in::<T, 2>(pos, alpha, beta, tr, lazy_score),
-            _ => self.evaluate_in::<T, MAX_WORDS>(pos, alpha, beta, tr, lazy_score),
+        match Width::for_squares(self.squares) {
+            Width::One => self.evaluate_in::<T, 1>(pos, alpha, beta, tr, lazy_score),
+            Width::Two => self.evaluate_in::<T, 2>(pos, alpha, beta, tr, lazy_score),
+            Width::Full => self.evaluate_in::<T, MAX_WORDS>(pos, alpha, beta, tr, lazy_score),
         }
     }
 
-    /// [`Self::evaluate_parts`] with square sets of `W` words.
+    /// [`Self::evaluate_parts`] with square sets of `W` words, the narrowest that
+    /// hold the board's squares (see [`Width`]).
     fn evaluate_in<T: Trace, const W: usize>(
         &self,
         pos: &Position,

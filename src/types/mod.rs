@@ -12,4 +12,4 @@ pub use color::Color;
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, RankNumbering, Square};
 pub use moves::{Move, MoveKind, MoveList};
 pub use piece::{MAX_PIECE_TYPES, Piece, PieceType, TypeSet};
-pub use squareset::{MAX_WORDS, SquareBits, SquareIter, SquareSet, Squares};
+pub use squareset::{MAX_WORDS, SquareBits, SquareIter, SquareSet, Squares, Width};

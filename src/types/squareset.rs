@@ -25,6 +25,25 @@ pub const MAX_WORDS: usize = 4;
 /// A set of squares of any board.
 pub type SquareSet = Squares<MAX_WORDS>;
 
+/// The narrowest sets that hold every square of a board: code generic over the
+/// width matches on this to pick `Squares<1>`, `Squares<2>` or [`SquareSet`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    One,
+    Two,
+    Full,
+}
+
+impl Width {
+    pub fn for_squares(squares: usize) -> Width {
+        match squares {
+            0..=64 => Width::One,
+            65..=128 => Width::Two,
+            _ => Width::Full,
+        }
+    }
+}
+
 impl<const W: usize> std::fmt::Debug for Squares<W> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_set().entries(self.iter()).finish()
