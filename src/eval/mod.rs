@@ -210,6 +210,12 @@ struct PawnScore<const W: usize> {
 }
 
 impl<const W: usize> PawnScore<W> {
+    const EMPTY: PawnScore<W> = PawnScore {
+        score: [0, 0],
+        passed: Squares::EMPTY,
+        space: 0,
+    };
+
     fn resized<const V: usize>(&self) -> PawnScore<V> {
         PawnScore {
             score: self.score,
@@ -229,14 +235,22 @@ struct PawnEntry {
     maps: PawnMaps<MAX_WORDS>,
 }
 
+/// Entries of a thread's cache of the pawn terms that read the royal pieces (a
+/// power of two).
+const PAWN_KING_CACHE_SIZE: usize = 16384;
+
+/// A cache entry of the pawn terms that read the royal pieces: the key of
+/// [`Evaluator::pawn_king_key`] (0: empty) and both colours' terms (mg, eg).
+#[derive(Clone, Copy)]
+struct PawnKingEntry {
+    key: u64,
+    scores: [[i32; 2]; 2],
+}
+
 impl PawnEntry {
     const EMPTY: PawnEntry = PawnEntry {
         key: 0,
-        scores: [PawnScore {
-            score: [0, 0],
-            passed: SquareSet::EMPTY,
-            space: 0,
-        }; 2],
+        scores: [PawnScore::EMPTY; 2],
         maps: PawnMaps {
             attacks: [SquareSet::EMPTY; 2],
             reach: [SquareSet::EMPTY; 2],
@@ -277,6 +291,9 @@ static NEXT_EVALUATOR_ID: AtomicU64 = AtomicU64::new(1);
 thread_local! {
     /// The pawn structures met lately: they change far less often than the position.
     static PAWN_CACHE: RefCell<Vec<PawnEntry>> = const { RefCell::new(Vec::new()) };
+    /// The pawn terms that read the royal pieces, for the pawns and royal pieces
+    /// met lately: the royal pieces move more often than the pawns.
+    static PAWN_KING_CACHE: RefCell<Vec<PawnKingEntry>> = const { RefCell::new(Vec::new()) };
     /// The positions evaluated lately: the search meets a position again where the
     /// transposition table kept no evaluation of it (quiescence's stand-pat cuts,
     /// nodes pruned before they store anything).
@@ -842,11 +859,10 @@ impl Evaluator {
         (score.clamp(-EVAL_LIMIT, EVAL_LIMIT), true)
     }
 
-    /// Doubled, isolated, connected and passed pawns of colour `c` (a passed pawn by
-    /// its rank and the royal pieces' distances to the square ahead of it), the
-    /// pawns sheltering its royal piece and storming it, and the royal piece's
-    /// distance to its nearest pawn; and the passed pawns. What it reads are the
-    /// pawns and the royal pieces only: the pawn cache depends on it.
+    /// Doubled, isolated, connected, backward and passed pawns of colour `c` (a
+    /// passed pawn by its rank) and the space term's count; and the passed pawns.
+    /// It reads the pawns only: the pawn cache keeps it by their squares. The
+    /// terms that read the royal pieces too are [`Self::pawn_king_terms`].
     fn pawn_structure<T: Trace, const W: usize>(
         &self,
         pos: &Position,
@@ -898,9 +914,6 @@ impl Evaluator {
         }
         let (mut doubled, mut isolated, mut connected, mut backward) = (0, 0, 0, 0);
         let (mut passed, mut passed2) = (0.0f32, 0.0f32);
-        let (mut passed_own, mut passed_enemy) = (0.0f32, 0.0f32);
-        let own_royal = pos.royals(c).first();
-        let enemy_royal = pos.royals(c.flip()).first();
         let ahead = if white { 1 } else { -1 };
         let mut score = [0, 0];
         let last = (g.ranks as f32 - 1.0).max(1.0);
@@ -940,18 +953,83 @@ impl Evaluator {
                     passed += x;
                     passed2 += x * x;
                 }
-                if let Some(stop) = g.offset(s, 0, ahead) {
-                    for (royal, w, sum) in [
-                        (own_royal, &self.passed_own_king, &mut passed_own),
-                        (enemy_royal, &self.passed_enemy_king, &mut passed_enemy),
-                    ] {
-                        if let Some(k) = royal {
-                            let d = self.basis.distance(k, stop).min(KING_DISTANCE_MAX) as i32;
-                            score[0] += w[ri][0] * d;
-                            score[1] += w[ri][1] * d;
-                            *sum += x * d as f32;
-                        }
-                    }
+            }
+        }
+        for (term, cnt, w) in [
+            (GlobalTerm::Doubled, doubled, self.doubled),
+            (GlobalTerm::Isolated, isolated, self.isolated),
+            (GlobalTerm::Connected, connected, self.connected),
+            (GlobalTerm::Backward, backward, self.backward),
+        ] {
+            score[0] += cnt * w[0];
+            score[1] += cnt * w[1];
+            tr.linear(c, global_slot(self.n, term), cnt as f32);
+        }
+        // Space: the safe squares of the central files in our camp, twice those
+        // behind our pawns (up to two squares behind).
+        let safe = self.basis.space_area[c as usize]
+            .resized()
+            .minus(&ours)
+            .minus(&enemy_attacks);
+        let mut behind = Squares::<W>::EMPTY;
+        for s in ours.iter() {
+            for back in 1..=2 {
+                if let Some(x) = g.offset(s, 0, -back * ahead) {
+                    behind.insert(x);
+                }
+            }
+        }
+        let space = count(&safe) + count(&safe.and(&behind));
+        tr.linear(c, global_slot(self.n, GlobalTerm::Passed), passed);
+        tr.linear(c, global_slot(self.n, GlobalTerm::Passed2), passed2);
+        PawnScore {
+            score,
+            passed: passed_set,
+            space,
+        }
+    }
+
+    /// The pawn terms of colour `c` that read the royal pieces too: both royal
+    /// pieces' distances to the square ahead of each passed pawn (`passed`, from
+    /// [`Self::pawn_structure`]), the pawns sheltering its royal piece and those
+    /// storming it, the royal piece's distance to its nearest pawn, and a flank
+    /// without pawns. None without pawns of colour `c`.
+    fn pawn_king_terms<T: Trace, const W: usize>(
+        &self,
+        pos: &Position,
+        c: Color,
+        p: PieceType,
+        passed: &Squares<W>,
+        tr: &mut T,
+    ) -> [i32; 2] {
+        let g = self.rules.variant.geometry;
+        let ours: Squares<W> = pos.pieces_of(c, p).resized();
+        if ours.is_empty() {
+            return [0, 0];
+        }
+        let theirs: Squares<W> = pos.pieces_of(c.flip(), p).resized();
+        let white = c == Color::White;
+        let ahead = if white { 1 } else { -1 };
+        let last = (g.ranks as f32 - 1.0).max(1.0);
+        let own_royal = pos.royals(c).first();
+        let enemy_royal = pos.royals(c.flip()).first();
+        let mut score = [0, 0];
+        let (mut passed_own, mut passed_enemy) = (0.0f32, 0.0f32);
+        for s in passed.iter() {
+            let Some(stop) = g.offset(s, 0, ahead) else {
+                continue;
+            };
+            let ri = g.relative_rank(s, white) as usize;
+            let x = ri as f32 / last;
+            for (royal, w, sum) in [
+                (own_royal, &self.passed_own_king, &mut passed_own),
+                (enemy_royal, &self.passed_enemy_king, &mut passed_enemy),
+            ] {
+                if let Some(k) = royal {
+                    let d = self.basis.distance(k, stop).min(KING_DISTANCE_MAX) as i32;
+                    score[0] += w[ri][0] * d;
+                    score[1] += w[ri][1] * d;
+                    *sum += x * d as f32;
                 }
             }
         }
@@ -981,9 +1059,6 @@ impl Evaluator {
             }
         }
         for (term, cnt, w) in [
-            (GlobalTerm::Doubled, doubled, self.doubled),
-            (GlobalTerm::Isolated, isolated, self.isolated),
-            (GlobalTerm::Connected, connected, self.connected),
             (GlobalTerm::Shelter, shelter, self.shelter),
             (GlobalTerm::Storm, storm, self.storm),
             (
@@ -991,7 +1066,6 @@ impl Evaluator {
                 pawn_distance,
                 self.king_pawn_distance,
             ),
-            (GlobalTerm::Backward, backward, self.backward),
             (
                 GlobalTerm::PawnlessFlank,
                 pawnless_flank,
@@ -1002,23 +1076,6 @@ impl Evaluator {
             score[1] += cnt * w[1];
             tr.linear(c, global_slot(self.n, term), cnt as f32);
         }
-        // Space: the safe squares of the central files in our camp, twice those
-        // behind our pawns (up to two squares behind).
-        let safe = self.basis.space_area[c as usize]
-            .resized()
-            .minus(&ours)
-            .minus(&enemy_attacks);
-        let mut behind = Squares::<W>::EMPTY;
-        for s in ours.iter() {
-            for back in 1..=2 {
-                if let Some(x) = g.offset(s, 0, -back * ahead) {
-                    behind.insert(x);
-                }
-            }
-        }
-        let space = count(&safe) + count(&safe.and(&behind));
-        tr.linear(c, global_slot(self.n, GlobalTerm::Passed), passed);
-        tr.linear(c, global_slot(self.n, GlobalTerm::Passed2), passed2);
         tr.linear(
             c,
             global_slot(self.n, GlobalTerm::PassedOwnKing),
@@ -1029,31 +1086,75 @@ impl Evaluator {
             global_slot(self.n, GlobalTerm::PassedEnemyKing),
             passed_enemy,
         );
-        PawnScore {
-            score,
-            passed: passed_set,
-            space,
-        }
+        score
     }
 
-    /// The pawn structure of both colours (see [`Self::pawn_structure`]) without
-    /// the free-square term, from the thread's pawn cache when the pawns and the
-    /// royal pieces stand where they stood (never when tracing); with it the pawn
-    /// maps' pawn-only part where the cache keeps them (`pawn_maps_cached`).
+    /// The pawn structure of both colours (see [`Self::pawn_structure`]) with its
+    /// terms that read the royal pieces ([`Self::pawn_king_terms`]) in the score,
+    /// without the free-square term; with it the pawn maps' pawn-only part where
+    /// the cache keeps them (`pawn_maps_cached`). From the thread's caches (never
+    /// when tracing): the structure while the pawns stand where they stood, the
+    /// royal pieces' terms while the royal pieces do too.
     fn pawn_scores<T: Trace, const W: usize>(
         &self,
         pos: &Position,
         p: PieceType,
         tr: &mut T,
     ) -> ([PawnScore<W>; 2], Option<PawnMaps<W>>) {
-        if T::ON {
+        let key = self.pawn_key::<W>(pos, p);
+        let (mut scores, maps) = if T::ON {
             let scores = [
                 self.pawn_structure(pos, Color::White, p, tr),
                 self.pawn_structure(pos, Color::Black, p, tr),
             ];
-            return (scores, None);
+            (scores, None)
+        } else {
+            self.cached_pawn_structure::<W>(pos, p, key)
+        };
+        let king_terms = |tr: &mut T, scores: &[PawnScore<W>; 2]| {
+            Color::BOTH.map(|c| self.pawn_king_terms(pos, c, p, &scores[c as usize].passed, tr))
+        };
+        let king = if T::ON {
+            king_terms(tr, &scores)
+        } else {
+            let key = self.pawn_king_key(pos, key);
+            let slot = (key >> 50) as usize & (PAWN_KING_CACHE_SIZE - 1);
+            PAWN_KING_CACHE.with_borrow_mut(|cache| {
+                if cache.is_empty() {
+                    cache.resize(
+                        PAWN_KING_CACHE_SIZE,
+                        PawnKingEntry {
+                            key: 0,
+                            scores: [[0; 2]; 2],
+                        },
+                    );
+                }
+                let entry = &mut cache[slot];
+                if entry.key != key {
+                    *entry = PawnKingEntry {
+                        key,
+                        scores: king_terms(tr, &scores),
+                    };
+                }
+                entry.scores
+            })
+        };
+        for (s, [a, b]) in scores.iter_mut().zip(king) {
+            s.score[0] += a;
+            s.score[1] += b;
         }
-        let key = self.pawn_key::<W>(pos, p);
+        (scores, maps)
+    }
+
+    /// [`Self::pawn_structure`] of both colours and the pawn maps' pawn-only part
+    /// where it is kept, from the thread's pawn cache when the pawns stand where
+    /// they stood (`key`: [`Self::pawn_key`]).
+    fn cached_pawn_structure<const W: usize>(
+        &self,
+        pos: &Position,
+        p: PieceType,
+        key: u64,
+    ) -> ([PawnScore<W>; 2], Option<PawnMaps<W>>) {
         let slot = (key >> 52) as usize & (PAWN_CACHE_SIZE - 1);
         PAWN_CACHE.with_borrow_mut(|cache| {
             if cache.is_empty() {
@@ -1062,8 +1163,8 @@ impl Evaluator {
             let entry = &mut cache[slot];
             if entry.key != key {
                 let scores: [PawnScore<W>; 2] = [
-                    self.pawn_structure(pos, Color::White, p, tr),
-                    self.pawn_structure(pos, Color::Black, p, tr),
+                    self.pawn_structure(pos, Color::White, p, &mut NoTrace),
+                    self.pawn_structure(pos, Color::Black, p, &mut NoTrace),
                 ];
                 let maps = self
                     .pawn_maps_cached
@@ -1080,17 +1181,28 @@ impl Evaluator {
         })
     }
 
-    /// What the pawn structure depends on, hashed: this evaluator, both colours'
-    /// pawns and royal pieces.
+    /// What the pawn terms that read the royal pieces depend on, hashed: the pawn
+    /// key and the squares of both colours' (first) royal pieces.
+    #[inline]
+    fn pawn_king_key(&self, pos: &Position, pawn_key: u64) -> u64 {
+        const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut h = pawn_key;
+        for c in Color::BOTH {
+            let royal = pos.royals(c).first().map_or(0, |k| k as u64 + 1);
+            h = (h ^ royal).wrapping_mul(MUL).rotate_left(29);
+        }
+        h | 1
+    }
+
+    /// What the pawn structure depends on, hashed: this evaluator and both
+    /// colours' pawns.
     #[inline]
     fn pawn_key<const W: usize>(&self, pos: &Position, p: PieceType) -> u64 {
         const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut h = self.id.wrapping_mul(MUL);
         for c in Color::BOTH {
-            for set in [pos.pieces_of(c, p), pos.royals(c)] {
-                for &w in set.resized::<W>().words() {
-                    h = (h ^ w).wrapping_mul(MUL).rotate_left(29);
-                }
+            for &w in pos.pieces_of(c, p).resized::<W>().words() {
+                h = (h ^ w).wrapping_mul(MUL).rotate_left(29);
             }
         }
         h | 1
@@ -1926,9 +2038,9 @@ mod tests {
         assert_eq!(e.evaluate(&pos), e.tempo[0]);
     }
 
-    /// The pawn cache changes no score: positions with the same pawns and royal
-    /// pieces but other pieces (the free-square term reads those), evaluated in
-    /// turn, and the same positions under another variant's evaluator on the same
+    /// The pawn caches change no score: positions with the same pawns and royal
+    /// pieces but other pieces (the free-square term reads those), and with the
+    /// same pawns but royal pieces elsewhere, evaluated in turn, and the same positions under another variant's evaluator on the same
     /// thread, score as a traced evaluation (which bypasses the cache) does.
     #[test]
     fn the_pawn_cache_changes_no_score() {
@@ -1936,6 +2048,11 @@ mod tests {
             "4k3/8/3P4/8/8/8/5PPP/4K3 w - - 0 1",
             "4k3/3n4/3P4/8/8/8/5PPP/4K3 w - - 0 1",
             "4k3/3n4/3P4/8/8/2B5/5PPP/4K3 b - - 0 1",
+            "4k3/8/3P4/8/8/8/5PPP/4K3 w - - 0 1",
+            // The same pawns with the royal pieces elsewhere (the pawn terms that
+            // read them are cached apart), and back.
+            "8/3k4/3P4/8/8/8/5PPP/6K1 w - - 0 1",
+            "8/3k4/3P4/8/8/8/5PPP/4K3 w - - 0 1",
             "4k3/8/3P4/8/8/8/5PPP/4K3 w - - 0 1",
             // Pushes that would attack pieces, outposts, half-open files.
             "r1bqkb1r/pp3ppp/2n1pn2/2pp4/3P4/2P1PN2/PP1N1PPP/R1BQKB1R w KQkq - 0 6",
