@@ -247,6 +247,13 @@ struct PawnKingEntry {
     scores: [[i32; 2]; 2],
 }
 
+impl PawnKingEntry {
+    const EMPTY: PawnKingEntry = PawnKingEntry {
+        key: 0,
+        scores: [[0; 2]; 2],
+    };
+}
+
 impl PawnEntry {
     const EMPTY: PawnEntry = PawnEntry {
         key: 0,
@@ -1121,13 +1128,7 @@ impl Evaluator {
             let slot = (key >> 50) as usize & (PAWN_KING_CACHE_SIZE - 1);
             PAWN_KING_CACHE.with_borrow_mut(|cache| {
                 if cache.is_empty() {
-                    cache.resize(
-                        PAWN_KING_CACHE_SIZE,
-                        PawnKingEntry {
-                            key: 0,
-                            scores: [[0; 2]; 2],
-                        },
-                    );
+                    cache.resize(PAWN_KING_CACHE_SIZE, PawnKingEntry::EMPTY);
                 }
                 let entry = &mut cache[slot];
                 if entry.key != key {
