@@ -292,6 +292,16 @@ impl EvalEntry {
     };
 }
 
+/// The entry for `slot` of one of the thread's direct-mapped caches, which are
+/// allocated (`size` copies of `empty`) at their first use.
+#[inline]
+fn cache_slot<E: Copy>(cache: &mut Vec<E>, size: usize, empty: E, slot: usize) -> &mut E {
+    if cache.is_empty() {
+        cache.resize(size, empty);
+    }
+    &mut cache[slot]
+}
+
 /// Tells evaluators apart in the caches (threads outlive evaluators).
 static NEXT_EVALUATOR_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -656,10 +666,7 @@ impl Evaluator {
         let key = (pos.key() ^ self.id.wrapping_mul(MUL)) | 1;
         let slot = key as usize & (EVAL_CACHE_SIZE - 1);
         let hit = EVAL_CACHE.with_borrow_mut(|cache| {
-            if cache.is_empty() {
-                cache.resize(EVAL_CACHE_SIZE, EvalEntry::EMPTY);
-            }
-            let e = cache[slot];
+            let e = *cache_slot(cache, EVAL_CACHE_SIZE, EvalEntry::EMPTY, slot);
             (e.key == key).then_some(e)
         });
         if let Some(e) = hit {
@@ -1110,10 +1117,7 @@ impl Evaluator {
     ) -> ([PawnScore<W>; 2], Option<PawnMaps<W>>) {
         let key = self.pawn_key::<W>(pos, p);
         let (mut scores, maps) = if T::ON {
-            let scores = [
-                self.pawn_structure(pos, Color::White, p, tr),
-                self.pawn_structure(pos, Color::Black, p, tr),
-            ];
+            let scores = Color::BOTH.map(|c| self.pawn_structure(pos, c, p, tr));
             (scores, None)
         } else {
             self.cached_pawn_structure::<W>(pos, p, key)
@@ -1127,10 +1131,7 @@ impl Evaluator {
             let key = self.pawn_king_key(pos, key);
             let slot = (key >> 50) as usize & (PAWN_KING_CACHE_SIZE - 1);
             PAWN_KING_CACHE.with_borrow_mut(|cache| {
-                if cache.is_empty() {
-                    cache.resize(PAWN_KING_CACHE_SIZE, PawnKingEntry::EMPTY);
-                }
-                let entry = &mut cache[slot];
+                let entry = cache_slot(cache, PAWN_KING_CACHE_SIZE, PawnKingEntry::EMPTY, slot);
                 if entry.key != key {
                     *entry = PawnKingEntry {
                         key,
@@ -1158,15 +1159,10 @@ impl Evaluator {
     ) -> ([PawnScore<W>; 2], Option<PawnMaps<W>>) {
         let slot = (key >> 52) as usize & (PAWN_CACHE_SIZE - 1);
         PAWN_CACHE.with_borrow_mut(|cache| {
-            if cache.is_empty() {
-                cache.resize(PAWN_CACHE_SIZE, PawnEntry::EMPTY);
-            }
-            let entry = &mut cache[slot];
+            let entry = cache_slot(cache, PAWN_CACHE_SIZE, PawnEntry::EMPTY, slot);
             if entry.key != key {
-                let scores: [PawnScore<W>; 2] = [
-                    self.pawn_structure(pos, Color::White, p, &mut NoTrace),
-                    self.pawn_structure(pos, Color::Black, p, &mut NoTrace),
-                ];
+                let scores: [PawnScore<W>; 2] =
+                    Color::BOTH.map(|c| self.pawn_structure(pos, c, p, &mut NoTrace));
                 let maps = self
                     .pawn_maps_cached
                     .then(|| self.pawn_maps(pos, p, &Squares::<W>::EMPTY));
