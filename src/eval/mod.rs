@@ -664,7 +664,8 @@ impl Evaluator {
     pub fn evaluate_window(&self, pos: &Position, alpha: i32, beta: i32) -> (i32, bool) {
         const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
         let key = (pos.key() ^ self.id.wrapping_mul(MUL)) | 1;
-        let slot = key as usize & (EVAL_CACHE_SIZE - 1);
+        // (Bit 0 is always set, marking a used entry: the slot takes the bits above.)
+        let slot = (key >> 1) as usize & (EVAL_CACHE_SIZE - 1);
         let hit = EVAL_CACHE.with_borrow_mut(|cache| {
             let e = *cache_slot(cache, EVAL_CACHE_SIZE, EvalEntry::EMPTY, slot);
             (e.key == key).then_some(e)
@@ -2037,8 +2038,9 @@ mod tests {
 
     /// The pawn caches change no score: positions with the same pawns and royal
     /// pieces but other pieces (the free-square term reads those), and with the
-    /// same pawns but royal pieces elsewhere, evaluated in turn, and the same positions under another variant's evaluator on the same
-    /// thread, score as a traced evaluation (which bypasses the cache) does.
+    /// same pawns but royal pieces elsewhere, evaluated in turn, and the same
+    /// positions under another variant's evaluator on the same thread, score as a
+    /// traced evaluation (which bypasses the cache) does.
     #[test]
     fn the_pawn_cache_changes_no_score() {
         let fens = [
