@@ -501,6 +501,7 @@ impl Worker {
         } else {
             self.pos.make(m);
         }
+        self.shared.tt.prefetch(self.pos.key());
     }
 
     /// The principal variation at `ply` becomes `m` followed by the child's.

@@ -84,10 +84,19 @@ impl Geometry {
         }
     }
 
+    /// Every square of the board. Built word by word: the evaluation and drop
+    /// generation ask for it at every node.
+    #[inline]
     pub fn all(&self) -> SquareSet {
-        (0..self.num_squares() as u16)
-            .map(|s| s as Square)
-            .collect()
+        let n = self.num_squares();
+        SquareSet::from_words(std::array::from_fn(|i| {
+            let below = n.saturating_sub(64 * i);
+            if below >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << below) - 1
+            }
+        }))
     }
     pub fn rank_set(&self, rank: u8) -> SquareSet {
         (0..self.files).map(|f| self.square(f, rank)).collect()
@@ -151,6 +160,23 @@ impl Geometry {
         match self.parse_square_prefix(text, numbering) {
             Some((sq, n)) if n == text.len() => Some(sq),
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `all` holds exactly the board's squares, on boards that fill their words
+    /// exactly and on ones that end inside a word.
+    #[test]
+    fn all_is_every_square_and_nothing_else() {
+        for (files, ranks) in [(1, 1), (5, 5), (8, 8), (9, 9), (10, 8), (8, 16), (16, 16)] {
+            let g = Geometry::new(files, ranks).unwrap();
+            let one_by_one: SquareSet = g.squares().collect();
+            assert_eq!(g.all(), one_by_one, "{files} x {ranks}");
+            assert_eq!(g.all().count() as usize, g.num_squares());
         }
     }
 }
