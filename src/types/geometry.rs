@@ -1,6 +1,6 @@
 //! Board geometry: files x ranks up to 16 x 16, square indices and names.
 
-use super::SquareSet;
+use super::{MAX_WORDS, SquareSet};
 
 /// A square index: `rank * files + file` (see [`Geometry`]). On a 16 x 16 board every
 /// value is a square, so none may mean "no square": that is `Option<Square>`.
@@ -84,19 +84,12 @@ impl Geometry {
         }
     }
 
-    /// Every square of the board. Built word by word: the evaluation and drop
-    /// generation ask for it at every node.
+    /// Every square of the board: the squares up to the last one, cut from a full
+    /// set word by word (the evaluation and drop generation ask for it at every node).
     #[inline]
     pub fn all(&self) -> SquareSet {
-        let n = self.num_squares();
-        SquareSet::from_words(std::array::from_fn(|i| {
-            let below = n.saturating_sub(64 * i);
-            if below >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << below) - 1
-            }
-        }))
+        let last = (self.num_squares() - 1) as Square;
+        SquareSet::from_words([u64::MAX; MAX_WORDS]).at_or_below(last)
     }
     pub fn rank_set(&self, rank: u8) -> SquareSet {
         (0..self.files).map(|f| self.square(f, rank)).collect()
