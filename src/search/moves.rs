@@ -32,7 +32,8 @@ struct Candidate {
 /// What the shallow-depth pruning decided for a move before it is made.
 enum Pruning {
     Search,
-    /// Prune it now (a capture or check losing too much by static exchange).
+    /// Prune it now, unmade: a capture or promotion losing too much by static
+    /// exchange, or a quiet move (check or not) past the move-count limit.
     Skip,
     /// Prune it unless it gives check; a check is pruned too when it loses more
     /// than the capture margin by static exchange.
