@@ -279,6 +279,34 @@ fn perpetual_check_loses_in_xiangqi() {
     assert_eq!(repetition_result(&p, 4, 0), Some(GameValue::Draw));
 }
 
+/// Xiangqi counts the 50-move rule as the AXF rules do (`nMoveRuleAxf`): twice the
+/// checks past the tenth that one side gave come off the count. The game is one of
+/// random moves; pyffish 0.0.90 (`is_optional_game_end`) agrees at every ply.
+#[test]
+fn checks_past_the_tenth_do_not_count_in_xiangqi() {
+    let fen = "4k4/9/9/2n6/9/9/6N2/9/9/3K5 w - - 50 1";
+    // 50 plies without a capture; Red gives 11 checks.
+    let moves = "g4e5 c7b9 d1d2 b9d8 e5d3 d8b9 d3e5 b9d10 e5c6 e10f10 c6d8 d10f9 d8f7 \
+                 f9d10 f7d6 d10f9 d6e8 f10e10 e8d10 f9d8 d10e8 d8e6 e8g9 e10e9 g9f7 e9e8 \
+                 f7g9 e8e9 g9f7 e9f9 f7d6 f9f10 d6e8 f10e10 e8c9 e10f10 c9d7 e6f8 d7c9 \
+                 f8g10 c9e8 f10e10 e8c9 e10e9 c9d7 e9e8 d7f6 e8e9 f6d5 e9d9";
+    let mut p = pos("xiangqi", fen);
+    play(&mut p, moves);
+    assert_eq!(p.state().rule50, 100);
+    // 100 - 2 * (11 - 10) = 98 plies count: no draw yet.
+    assert_eq!(optional_result(&p, || true), None);
+    play(&mut p, "d2e2");
+    assert_eq!(optional_result(&p, || true), None);
+    // Two more plies without a check or a capture reach 100.
+    play(&mut p, "g10h8");
+    assert_eq!(optional_result(&p, || true), Some(GameValue::Draw));
+    // Where every ply counts, the same game is drawn at 100.
+    let r = loaded("[plain:xiangqi]\nnMoveRuleAxf = false\n", "plain");
+    let mut p = common::unchecked_position(&r, fen);
+    play(&mut p, moves);
+    assert_eq!(optional_result(&p, || true), Some(GameValue::Draw));
+}
+
 /// A variant of `text` (a section of its own) on top of the built-ins.
 fn loaded(text: &str, name: &str) -> Arc<Ruleset> {
     let mut set = VariantSet::builtin(check_variant);

@@ -83,8 +83,7 @@ pub fn judge(pos: &mut Position) -> Option<GameEnd> {
     }
     let has_moves = !list.is_empty();
     if let Some(value) = rules::optional_result(pos, || has_moves) {
-        let st = pos.state();
-        let by_n_move = v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule;
+        let by_n_move = rules::n_move_rule_over(pos);
         let by_counting = !by_n_move && rules::counting_over(pos);
         return GameEnd::new(pos, value, |winner| match value {
             GameValue::Draw if by_n_move => format!("Draw by the {}-move rule", v.n_move_rule),

@@ -82,7 +82,6 @@ pub fn optional_result(
     has_legal_moves: impl FnOnce() -> bool,
 ) -> Option<GameValue> {
     let v = pos.variant();
-    let st = pos.state();
     // Asked at most once, and only in check.
     let mut has_legal_moves = Some(has_legal_moves);
     let mut can_move = None;
@@ -90,7 +89,7 @@ pub fn optional_result(
         !pos.in_check()
             || *can_move.get_or_insert_with(|| has_legal_moves.take().is_some_and(|f| f()))
     };
-    if v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule && not_mated() {
+    if n_move_rule_over(pos) && not_mated() {
         return Some(counted(pos, GameValue::Draw));
     }
     let repeated = repetition_result(pos, v.n_fold_rule.max(2), 0);
@@ -98,6 +97,39 @@ pub fn optional_result(
         return Some(GameValue::Draw);
     }
     repeated
+}
+
+/// The n-move rule's count has reached its limit (`nMoveRule` moves each since the
+/// last capture or pawn move). Under the AXF count (`nMoveRuleAxf`), once plies
+/// enough are known (20), twice the checks beyond ten that the more-checking side
+/// gave in that stretch come off the count, as Fairy-Stockfish counts under
+/// `chasingRule = axf`: a long run of checks does not draw the game.
+pub fn n_move_rule_over(pos: &Position) -> bool {
+    let v = pos.variant();
+    let st = pos.state();
+    let limit = 2 * v.n_move_rule;
+    if v.n_move_rule == 0 || st.rule50 < limit {
+        return false;
+    }
+    if !v.n_move_rule_axf || st.plies_from_null < 20 {
+        return true;
+    }
+    // Positions 0 (this one) to `end - 1` plies back, and `end` too when `end` is
+    // odd, are counted: even distances are checks on the side to move, odd ones
+    // checks it gave.
+    let hist = pos.history();
+    let end = st.rule50.min(st.plies_from_null) as usize;
+    let in_check = |back: usize| match back {
+        0 => st.in_check,
+        _ => back <= hist.len() && hist[hist.len() - back].in_check,
+    };
+    let (mut on_us, mut by_us) = (0u32, 0u32);
+    for back in (0..end).step_by(2) {
+        on_us += u32::from(in_check(back));
+        by_us += u32::from(in_check(back + 1));
+    }
+    let offset = 2 * on_us.max(by_us).saturating_sub(10);
+    st.rule50.saturating_sub(offset) >= limit
 }
 
 /// Counting rules: the count is on and past its limit (a draw, unless mated).

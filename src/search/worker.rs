@@ -300,7 +300,7 @@ impl Worker {
     pub(super) fn rule_result(&self, ply: usize) -> Option<GameValue> {
         let v = &self.rules.variant;
         let st = self.pos.state();
-        if v.n_move_rule > 0 && st.rule50 >= 2 * v.n_move_rule && !self.pos.in_check() {
+        if rules::n_move_rule_over(&self.pos) && !self.pos.in_check() {
             return Some(rules::counted(&self.pos, GameValue::Draw));
         }
         if v.counting_rule != CountingRule::None

@@ -115,6 +115,7 @@ impl Spec {
             stalemate_value: self.stalemate_value,
             stalemate_piece_count: self.stalemate_piece_count,
             n_move_rule: self.n_move_rule,
+            n_move_rule_axf: self.n_move_rule_axf,
             n_fold_rule: self.n_fold_rule,
             n_fold_value: self.n_fold_value,
             n_fold_value_absolute: self.n_fold_value_absolute,

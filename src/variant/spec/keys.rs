@@ -161,6 +161,7 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("nMoveRuleTypesWhite", Pieces(|s, p| s.n_move_rule_types[0] = p)),
     ("nMoveRuleTypesBlack", Pieces(|s, p| s.n_move_rule_types[1] = p)),
     ("nMoveRule", Count(|s, n| s.n_move_rule = n)),
+    ("nMoveRuleAxf", Bool(|s, b| s.n_move_rule_axf = b)),
     ("nFoldRule", Count(|s, n| s.n_fold_rule = n)),
     ("nFoldValue", Value(|s, v| s.n_fold_value = v)),
     ("nFoldValueAbsolute", Bool(|s, b| s.n_fold_value_absolute = b)),
