@@ -214,9 +214,10 @@ pub struct Variant {
     pub stalemate_value: GameValue,
     pub stalemate_piece_count: bool,
     pub n_move_rule: u32,
-    /// The n-move rule counted as the Asian (AXF) xiangqi rules count it: when a
-    /// side has given more than ten checks since the count began, its further checks
-    /// do not count ([`rules::n_move_rule_over`](crate::rules::n_move_rule_over)).
+    /// The n-move rule counted as the Asian (AXF) xiangqi rules count it: once the
+    /// side that gave more checks since the count began has given ten, its further
+    /// checks and the replies to them do not count
+    /// ([`rules::n_move_rule_over`](crate::rules::n_move_rule_over)).
     pub n_move_rule_axf: bool,
     pub n_fold_rule: u32,
     pub n_fold_value: GameValue,
