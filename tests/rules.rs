@@ -280,7 +280,7 @@ fn perpetual_check_loses_in_xiangqi() {
 }
 
 /// Xiangqi counts the 50-move rule as the AXF rules do (`nMoveRuleAxf`): twice the
-/// checks past the tenth that one side gave come off the count. The game is one of
+/// checks past the tenth of the side that gave more come off the count. The game is one of
 /// random moves; pyffish 0.0.90 (`is_optional_game_end`) agrees at every ply.
 #[test]
 fn checks_past_the_tenth_do_not_count_in_xiangqi() {

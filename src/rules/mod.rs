@@ -114,19 +114,19 @@ pub fn n_move_rule_over(pos: &Position) -> bool {
     if !v.n_move_rule_axf || st.plies_from_null < 20 {
         return true;
     }
-    // Positions 0 (this one) to `end - 1` plies back, and `end` too when `end` is
-    // odd, are counted: even distances are checks on the side to move, odd ones
-    // checks it gave.
-    let hist = pos.history();
+    // This position and the ones before it, `end` of them rounded up to pairs:
+    // at even distances the side to move was checked, at odd ones it gave check.
     let end = st.rule50.min(st.plies_from_null) as usize;
-    let in_check = |back: usize| match back {
-        0 => st.in_check,
-        _ => back <= hist.len() && hist[hist.len() - back].in_check,
-    };
+    let states = std::iter::once(st).chain(pos.history().iter().rev());
     let (mut on_us, mut by_us) = (0u32, 0u32);
-    for back in (0..end).step_by(2) {
-        on_us += u32::from(in_check(back));
-        by_us += u32::from(in_check(back + 1));
+    for (back, s) in states.take(end.next_multiple_of(2)).enumerate() {
+        if s.in_check {
+            if back % 2 == 0 {
+                on_us += 1;
+            } else {
+                by_us += 1;
+            }
+        }
     }
     let offset = 2 * on_us.max(by_us).saturating_sub(10);
     st.rule50.saturating_sub(offset) >= limit
