@@ -118,17 +118,12 @@ pub fn n_move_rule_over(pos: &Position) -> bool {
     // at even distances the side to move was checked, at odd ones it gave check.
     let end = st.rule50.min(st.plies_from_null) as usize;
     let states = std::iter::once(st).chain(pos.history().iter().rev());
-    let (mut on_us, mut by_us) = (0u32, 0u32);
+    // [checks on the side to move, checks it gave]
+    let mut checks = [0u32; 2];
     for (back, s) in states.take(end.next_multiple_of(2)).enumerate() {
-        if s.in_check {
-            if back % 2 == 0 {
-                on_us += 1;
-            } else {
-                by_us += 1;
-            }
-        }
+        checks[back % 2] += u32::from(s.in_check);
     }
-    let offset = 2 * on_us.max(by_us).saturating_sub(10);
+    let offset = 2 * checks[0].max(checks[1]).saturating_sub(10);
     st.rule50.saturating_sub(offset) >= limit
 }
 
