@@ -99,9 +99,15 @@ pub fn optional_result(
     repeated
 }
 
+/// Under the AXF count, checks come off the n-move count only once this many plies
+/// are known.
+const AXF_KNOWN_PLIES: u32 = 20;
+/// Under the AXF count, the checks a side may give before they come off the count.
+const AXF_FREE_CHECKS: u32 = 10;
+
 /// The n-move rule's count has reached its limit (`nMoveRule` moves each since the
 /// last capture or pawn move). Under the AXF count (`nMoveRuleAxf`), once plies
-/// enough are known (20), twice the checks beyond ten that the more-checking side
+/// enough are known, twice the checks beyond the free ones that the more-checking side
 /// gave in that stretch come off the count, as Fairy-Stockfish counts under
 /// `chasingRule = axf`: a long run of checks does not draw the game.
 pub fn n_move_rule_over(pos: &Position) -> bool {
@@ -111,7 +117,7 @@ pub fn n_move_rule_over(pos: &Position) -> bool {
     if v.n_move_rule == 0 || st.rule50 < limit {
         return false;
     }
-    if !v.n_move_rule_axf || st.plies_from_null < 20 {
+    if !v.n_move_rule_axf || st.plies_from_null < AXF_KNOWN_PLIES {
         return true;
     }
     // This position and the ones before it, `end` of them rounded up to pairs:
@@ -123,7 +129,7 @@ pub fn n_move_rule_over(pos: &Position) -> bool {
     for (back, s) in states.take(end.next_multiple_of(2)).enumerate() {
         checks[back % 2] += u32::from(s.in_check);
     }
-    let offset = 2 * checks[0].max(checks[1]).saturating_sub(10);
+    let offset = 2 * checks[0].max(checks[1]).saturating_sub(AXF_FREE_CHECKS);
     st.rule50.saturating_sub(offset) >= limit
 }
 
