@@ -183,9 +183,18 @@ struct TuneArgs {
     /// variant's own.
     #[arg(long, conflicts_with = "generic")]
     start: Option<PathBuf>,
-    /// Only time the evaluation on the data's positions (nanoseconds per call).
+    /// Only time the evaluation on the data's positions (nanoseconds per call), and
+    /// measure the lazy margin there.
     #[arg(long)]
     speed: bool,
+    /// Positions (lines starting with a FEN) on which the lazy margin is measured,
+    /// instead of the data's: those of real games (tools/pgn_positions.py), whose
+    /// king danger may run larger than in self-play.
+    #[arg(long)]
+    margin_data: Option<PathBuf>,
+    /// The lazy margin is this percentile of what the evaluation's costly part adds.
+    #[arg(long, default_value_t = 99.0)]
+    margin_percentile: f64,
     /// Extra variant files (loaded after the built-in ones).
     #[arg(long = "variants")]
     variants: Vec<PathBuf>,
@@ -496,10 +505,25 @@ fn tune_command(args: TuneArgs) -> Outcome {
     let file = args.data.display().to_string();
     // Every readable position, noisy ones included (for timing and for the lazy
     // margin: the search evaluates those too).
-    let positions: Vec<Position> = text
-        .lines()
-        .filter_map(|l| Position::from_fen(&rules, l.split(';').next()?.trim()).ok())
-        .collect();
+    let read_positions = |text: &str| -> Vec<Position> {
+        text.lines()
+            .filter_map(|l| Position::from_fen(&rules, l.split(';').next()?.trim()).ok())
+            .collect()
+    };
+    let positions = read_positions(&text);
+    let margin_data = match &args.margin_data {
+        Some(path) => Some(read_positions(
+            &std::fs::read_to_string(path)
+                .map_err(|e| fail(format!("cannot read {}: {e}", path.display())))?,
+        )),
+        None => None,
+    };
+    let margin_positions = margin_data.as_deref().unwrap_or(&positions);
+    let margin_source = args
+        .margin_data
+        .as_ref()
+        .map_or("its positions".to_string(), |p| p.display().to_string());
+    let percentile = args.margin_percentile;
     if args.speed {
         let mut sum = 0i64;
         let started = Instant::now();
@@ -516,9 +540,11 @@ fn tune_command(args: TuneArgs) -> Outcome {
             started.elapsed().as_secs_f64() * 1e9 / calls
         );
         println!(
-            "lazy margin: {} in use, {} measured on these positions",
+            "lazy margin: {} in use, {} measured at the {percentile} percentile on {} ({} positions)",
             eval.lazy_margin(),
-            tune::measure_lazy_margin(&eval, &positions)
+            tune::measure_lazy_margin(&eval, margin_positions, percentile),
+            margin_source,
+            margin_positions.len()
         );
         return Ok(());
     }
@@ -550,7 +576,7 @@ fn tune_command(args: TuneArgs) -> Outcome {
     });
     // The lazy margin is measured with the fitted weights.
     let fitted = Evaluator::with_params(&rules, Basis::new(&rules), params.clone());
-    let margin = tune::measure_lazy_margin(&fitted, &positions);
+    let margin = tune::measure_lazy_margin(&fitted, margin_positions, percentile);
     params.w[global_slot(params.n, GlobalTerm::LazyMargin)] = [margin, margin];
     let summary = vec![
         format!(
@@ -574,7 +600,7 @@ fn tune_command(args: TuneArgs) -> Outcome {
             report.before.0, report.before.1, report.after.0, report.after.1
         ),
         format!(
-            "lazy margin {margin}: the 99th percentile of what the terms after the lazy exit add"
+            "lazy margin {margin}: the {percentile} percentile, on {margin_source}, of what the terms after the lazy exit add"
         ),
     ];
     for l in &summary {

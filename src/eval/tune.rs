@@ -356,9 +356,9 @@ pub fn fit_eval_scale(p: &[[f64; 2]], n: usize, data: &Data) -> f64 {
 }
 
 /// How far from the search window the evaluation's cheap part may be for the lazy
-/// exit: the 99th percentile, over `positions`, of how far the terms after it moved
-/// the score, rounded up to 50 centipawns.
-pub fn measure_lazy_margin(eval: &Evaluator, positions: &[Position]) -> f64 {
+/// exit: the `percentile` (99: the 99th), over `positions`, of how far the terms
+/// after it moved the score, rounded up to 50 centipawns.
+pub fn measure_lazy_margin(eval: &Evaluator, positions: &[Position], percentile: f64) -> f64 {
     // A window far above every score makes the evaluation stop after the cheap part.
     let far = 4 * super::EVAL_LIMIT;
     let mut gaps: Vec<i32> = positions
@@ -369,7 +369,8 @@ pub fn measure_lazy_margin(eval: &Evaluator, positions: &[Position]) -> f64 {
         return eval.lazy_margin() as f64;
     }
     gaps.sort_unstable();
-    let q = gaps[(gaps.len() - 1) * 99 / 100];
+    let share = percentile.clamp(0.0, 100.0) / 100.0;
+    let q = gaps[((gaps.len() - 1) as f64 * share) as usize];
     (((q + 49) / 50) * 50).max(50) as f64
 }
 
