@@ -524,6 +524,11 @@ fn tune_command(args: TuneArgs) -> Outcome {
         .as_ref()
         .map_or("its positions".to_string(), |p| p.display().to_string());
     let percentile = args.margin_percentile;
+    if !(0.0..=100.0).contains(&percentile) {
+        return Err(fail(format!(
+            "--margin-percentile {percentile}: a percentile is between 0 and 100"
+        )));
+    }
     if args.speed {
         let mut sum = 0i64;
         let started = Instant::now();

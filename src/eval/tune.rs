@@ -539,6 +539,24 @@ lns1k1snl/1r2g1g2/ppppppbpp/6p2/9/P2P5/1PP1PPPPP/1BSR2S2/LN1GKG1NL[] b - - 9 5;-
         }
     }
 
+    /// The lazy margin is a percentile of what the costly part adds, rounded up to
+    /// 50: it grows with the percentile, and without positions it is the file's own.
+    #[test]
+    fn the_lazy_margin_grows_with_its_percentile() {
+        let (eval, _) = setup("chess", CHESS);
+        let positions: Vec<Position> = CHESS
+            .lines()
+            .map(|l| Position::from_fen(eval.rules(), l.split(';').next().unwrap()).unwrap())
+            .collect();
+        let margin = |p: f64| measure_lazy_margin(&eval, &positions, p);
+        assert!(margin(0.0) <= margin(50.0) && margin(50.0) <= margin(100.0));
+        assert!(margin(0.0) >= 50.0 && margin(100.0) % 50.0 == 0.0);
+        assert_eq!(
+            measure_lazy_margin(&eval, &[], 99.0),
+            eval.lazy_margin() as f64
+        );
+    }
+
     #[test]
     fn the_gradient_matches_finite_differences() {
         for (variant, text) in [("crazyhouse", CRAZYHOUSE), ("shogi", SHOGI)] {
