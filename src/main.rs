@@ -481,6 +481,12 @@ fn tune_command(args: TuneArgs) -> Outcome {
     use menagerie::eval::params::{Params, global_slot};
     use menagerie::eval::tune::{self, Data, Options};
     use menagerie::variant::weights::GlobalTerm;
+    let percentile = args.margin_percentile;
+    if !(0.0..=100.0).contains(&percentile) {
+        return Err(fail(format!(
+            "--margin-percentile {percentile}: a percentile is between 0 and 100"
+        )));
+    }
     let rules = load_rules(&args.variants, &args.variant)?;
     let text = std::fs::read_to_string(&args.data)
         .map_err(|e| fail(format!("cannot read {}: {e}", args.data.display())))?;
@@ -512,10 +518,15 @@ fn tune_command(args: TuneArgs) -> Outcome {
     };
     let positions = read_positions(&text);
     let margin_data = match &args.margin_data {
-        Some(path) => Some(read_positions(
-            &std::fs::read_to_string(path)
-                .map_err(|e| fail(format!("cannot read {}: {e}", path.display())))?,
-        )),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| fail(format!("cannot read {}: {e}", path.display())))?;
+            let positions = read_positions(&text);
+            if positions.is_empty() {
+                return Err(fail(format!("{}: no readable positions", path.display())));
+            }
+            Some(positions)
+        }
         None => None,
     };
     let margin_positions = margin_data.as_deref().unwrap_or(&positions);
@@ -523,12 +534,6 @@ fn tune_command(args: TuneArgs) -> Outcome {
         .margin_data
         .as_ref()
         .map_or("its positions".to_string(), |p| p.display().to_string());
-    let percentile = args.margin_percentile;
-    if !(0.0..=100.0).contains(&percentile) {
-        return Err(fail(format!(
-            "--margin-percentile {percentile}: a percentile is between 0 and 100"
-        )));
-    }
     if args.speed {
         let mut sum = 0i64;
         let started = Instant::now();
@@ -545,7 +550,7 @@ fn tune_command(args: TuneArgs) -> Outcome {
             started.elapsed().as_secs_f64() * 1e9 / calls
         );
         println!(
-            "lazy margin: {} in use, {} measured at the {percentile} percentile on {} ({} positions)",
+            "lazy margin: {} in use, {} measured at percentile {percentile} on {} ({} positions)",
             eval.lazy_margin(),
             tune::measure_lazy_margin(&eval, margin_positions, percentile),
             margin_source,
@@ -605,7 +610,7 @@ fn tune_command(args: TuneArgs) -> Outcome {
             report.before.0, report.before.1, report.after.0, report.after.1
         ),
         format!(
-            "lazy margin {margin}: the {percentile} percentile, on {margin_source}, of what the terms after the lazy exit add"
+            "lazy margin {margin}: percentile {percentile}, on {margin_source}, of what the terms after the lazy exit add"
         ),
     ];
     for l in &summary {
