@@ -45,6 +45,16 @@ fn global_term(n: usize, slot: usize) -> Option<GlobalTerm> {
         .and_then(|i| GlobalTerm::ALL.get(i).copied())
 }
 
+/// The name of the term whose weight lives in `slot`, as a weights file writes it
+/// (`square` for the piece-square slots).
+pub fn slot_name(n: usize, slot: usize) -> &'static str {
+    if slot < n * PieceTerm::COUNT {
+        PieceTerm::ALL[slot % PieceTerm::COUNT].name()
+    } else {
+        global_term(n, slot).map_or("square", GlobalTerm::name)
+    }
+}
+
 /// Is the slot a single number (a danger term)?
 pub fn is_single(n: usize, slot: usize) -> bool {
     if slot < n * PieceTerm::COUNT {

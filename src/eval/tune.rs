@@ -236,15 +236,52 @@ fn model_parts(p: &[[f64; 2]], s: &Recorded, n: usize) -> (f64, f64) {
         mg += c as f64 * w[0];
         eg += c as f64 * w[1];
     }
-    let eg_rate = p[global_slot(n, GlobalTerm::KingDangerEg)][0];
-    for (side, sign) in [(0, -1.0), (1, 1.0)] {
-        let d = danger(p, &s.danger[side]);
-        if d > 0.0 {
-            mg += sign * d * d / DANGER_DIVISOR as f64;
-            eg += sign * d * eg_rate / 64.0;
-        }
+    for side in 0..2 {
+        let (dm, de) = danger_parts(p, s, n, side);
+        mg += dm;
+        eg += de;
     }
     (mg, eg)
+}
+
+/// Middlegame and endgame score of the king danger of White (`side` 0) or Black (1),
+/// White's view: quadratic in the middlegame, linear in the endgame.
+fn danger_parts(p: &[[f64; 2]], s: &Recorded, n: usize, side: usize) -> (f64, f64) {
+    let d = danger(p, &s.danger[side]);
+    if d <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let sign = if side == 0 { -1.0 } else { 1.0 };
+    let eg_rate = p[global_slot(n, GlobalTerm::KingDangerEg)][0];
+    (
+        sign * d * d / DANGER_DIVISOR as f64,
+        sign * d * eg_rate / 64.0,
+    )
+}
+
+/// What each part of a traced position's evaluation adds, tapered, White's view
+/// (they sum to [`model_eval`]): each linear weight's share, the king danger of
+/// White and of Black, and the fixed part.
+pub struct Shares {
+    pub linear: Vec<(u32, f64)>,
+    pub danger: [f64; 2],
+    pub fixed: f64,
+}
+
+pub fn shares(p: &[[f64; 2]], s: &Recorded, n: usize) -> Shares {
+    let tapered = |(mg, eg): (f64, f64)| taper(mg, eg, s);
+    Shares {
+        linear: s
+            .linear
+            .iter()
+            .map(|&(slot, c)| {
+                let [mg, eg] = p[slot as usize];
+                (slot, tapered((c as f64 * mg, c as f64 * eg)))
+            })
+            .collect(),
+        danger: [0, 1].map(|side| tapered(danger_parts(p, s, n, side))),
+        fixed: tapered((s.fixed[0] as f64, s.fixed[1] as f64)),
+    }
 }
 
 fn danger(p: &[[f64; 2]], terms: &[(u32, f32)]) -> f64 {
@@ -555,6 +592,27 @@ lns1k1snl/1r2g1g2/ppppppbpp/6p2/9/P2P5/1PP1PPPPP/1BSR2S2/LN1GKG1NL[] b - - 9 5;-
             measure_lazy_margin(&eval, &[], 99.0),
             eval.lazy_margin() as f64
         );
+    }
+
+    /// The shares of a position's evaluation add up to its model evaluation.
+    #[test]
+    fn the_shares_add_up_to_the_evaluation() {
+        for (variant, text) in [("chess", CHESS), ("crazyhouse", CRAZYHOUSE)] {
+            let (eval, data) = setup(variant, text);
+            let p = eval.params();
+            for sample in data.train() {
+                let s = shares(&p.w, &sample.trace, p.n);
+                let sum = s.linear.iter().map(|&(_, x)| x).sum::<f64>()
+                    + s.danger[0]
+                    + s.danger[1]
+                    + s.fixed;
+                let model = model_eval(&p.w, &sample.trace, p.n);
+                assert!(
+                    (sum - model).abs() < 1e-6,
+                    "{variant}: {sum} against {model}"
+                );
+            }
+        }
     }
 
     #[test]
