@@ -4,19 +4,16 @@
 //! Lines whose FEN does not parse are skipped.
 //!
 //!     cargo run --release --example evalfen -- chess < positions.txt
-use menagerie::board::{Position, Ruleset, check_variant};
+use menagerie::board::{Position, find_builtin_rules};
 use menagerie::eval::Evaluator;
-use menagerie::variant::VariantSet;
 use std::io::BufRead;
 
 fn main() {
     let variant = std::env::args().nth(1).unwrap_or_else(|| "chess".into());
-    let set = VariantSet::builtin(check_variant);
-    let Ok(v) = set.find(&variant) else {
+    let Ok(rules) = find_builtin_rules(&variant) else {
         eprintln!("unknown variant '{variant}'");
         std::process::exit(2);
     };
-    let rules = Ruleset::new(v);
     let eval = Evaluator::new(&rules);
     for line in std::io::stdin().lock().lines().map_while(Result::ok) {
         let fen = line.split(';').next().unwrap_or("").trim();

@@ -6,24 +6,21 @@
 //! king's danger is also shown by its parts (the sum that is squared, before it is).
 //!
 //!     cargo run --release --example evalterms -- chess [--danger] < positions.txt
-use menagerie::board::{Position, Ruleset, check_variant};
+use menagerie::board::{Position, find_builtin_rules};
 use menagerie::eval::Evaluator;
 use menagerie::eval::params::slot_name;
 use menagerie::eval::trace::Recorded;
 use menagerie::eval::tune;
-use menagerie::variant::VariantSet;
 use std::collections::BTreeMap;
 use std::io::BufRead;
 
 fn main() {
     let variant = std::env::args().nth(1).unwrap_or_else(|| "chess".into());
     let parts = std::env::args().nth(2).is_some_and(|a| a == "--danger");
-    let set = VariantSet::builtin(check_variant);
-    let Ok(v) = set.find(&variant) else {
+    let Ok(rules) = find_builtin_rules(&variant) else {
         eprintln!("unknown variant '{variant}'");
         std::process::exit(2);
     };
-    let rules = Ruleset::new(v);
     let eval = Evaluator::new(&rules);
     let p = eval.params();
     for line in std::io::stdin().lock().lines().map_while(Result::ok) {

@@ -46,9 +46,16 @@ pub fn check_variant(variant: &Variant) -> Result<(), Refusal> {
     fen::check_start_position(variant).map_err(Refusal::StartPosition)
 }
 
+/// The rules of the built-in variant `name` (or one of its other names).
+pub fn find_builtin_rules(
+    name: &str,
+) -> Result<std::sync::Arc<Ruleset>, crate::variant::UnknownVariant> {
+    let set = crate::variant::VariantSet::builtin(check_variant);
+    set.find(name).map(Ruleset::new)
+}
+
 /// The rules of a built-in variant, for tests.
 #[cfg(test)]
 pub(crate) fn builtin_rules(name: &str) -> std::sync::Arc<Ruleset> {
-    let set = crate::variant::VariantSet::builtin(check_variant);
-    Ruleset::new(set.get(name).expect("built-in variant"))
+    find_builtin_rules(name).expect("built-in variant")
 }
