@@ -302,6 +302,21 @@ fn cache_slot<E: Copy>(cache: &mut Vec<E>, size: usize, empty: E, slot: usize) -
     &mut cache[slot]
 }
 
+/// A cache key from a hash whose high bits may not depend on every input bit
+/// (a multiply carries only upward: the pawn key's slot bits once ignored most
+/// of the last colour's pawns, and a third of the lookups missed): the high bits
+/// the slot is taken from, mixed from all of them (SplitMix64's finalizer), with
+/// bit 0 set (0 marks an empty entry).
+#[inline]
+fn cache_key(mut h: u64) -> u64 {
+    h ^= h >> 30;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^= h >> 27;
+    h = h.wrapping_mul(0x94D0_49BB_1331_11EB);
+    h ^= h >> 31;
+    h | 1
+}
+
 /// Tells evaluators apart in the caches (threads outlive evaluators).
 static NEXT_EVALUATOR_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -1189,7 +1204,7 @@ impl Evaluator {
             let royal = pos.royals(c).first().map_or(0, |k| k as u64 + 1);
             h = (h ^ royal).wrapping_mul(MUL).rotate_left(29);
         }
-        h | 1
+        cache_key(h)
     }
 
     /// What the pawn structure depends on, hashed: this evaluator and both
@@ -1203,7 +1218,7 @@ impl Evaluator {
                 h = (h ^ w).wrapping_mul(MUL).rotate_left(29);
             }
         }
-        h | 1
+        cache_key(h)
     }
 
     /// The free-square term of colour `c`'s passed pawns: the square ahead is empty.
