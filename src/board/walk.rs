@@ -200,6 +200,21 @@ impl Ruleset {
             .map(move |step| StepView { step, tables })
     }
 
+    /// The squares the leaps of a piece of colour `c` and type `t` on `from` may
+    /// capture on, whatever stands on their lame or jumped squares (a pawn's
+    /// protection, say): the plain leaps' set and the other leaps' targets.
+    #[inline]
+    pub fn leap_captures(&self, c: Color, t: PieceType, from: Square) -> SquareSet {
+        let tables = &self.tables;
+        let mut out = tables.plain_leaps_of(c, t, from)[1];
+        for step in tables.other_steps_of(c, t, from) {
+            if step.kind == StepKind::Leap && step.mode.contains(StepMode::CAPTURE) {
+                out.insert(tables.ray(step.start, step.len)[0]);
+            }
+        }
+        out
+    }
+
     /// Walk the targets of a piece of colour `c` and type `t` on `from` over `occ`:
     /// every square a leap, slide or hop reaches, the occupied square that ends a ray
     /// included, and each multi-leg component once. Whether a target is a move, a

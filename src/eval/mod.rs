@@ -27,7 +27,7 @@ pub mod trace;
 pub mod tune;
 pub mod values;
 
-use crate::board::{MultiLeg, Position, ProbeKind, Ruleset, StepKind, StepMode, Target, Visit};
+use crate::board::{MultiLeg, Position, ProbeKind, Ruleset, StepMode, Target, Visit};
 use crate::types::{Color, MAX_WORDS, PieceType, Square, SquareSet, Squares, TypeSet, Width};
 use crate::variant::GameValue;
 use crate::variant::weights::{GlobalTerm, PieceTerm};
@@ -926,11 +926,7 @@ impl Evaluator {
         let pawn_attacks = |side: Color, set: Squares<W>| {
             let mut out = Squares::<W>::EMPTY;
             for s in set.iter() {
-                for step in self.rules.steps(side, p, s) {
-                    if step.kind() == StepKind::Leap && step.mode().contains(StepMode::CAPTURE) {
-                        out.insert(step.reach()[0]);
-                    }
-                }
+                out |= self.rules.leap_captures(side, p, s).resized();
             }
             out
         };
