@@ -215,24 +215,17 @@ impl<const W: usize> PawnScore<W> {
         passed: Squares::EMPTY,
         space: 0,
     };
-
-    fn resized<const V: usize>(&self) -> PawnScore<V> {
-        PawnScore {
-            score: self.score,
-            passed: self.passed.resized(),
-            space: self.space,
-        }
-    }
 }
 
 /// A pawn-cache entry: the key of [`Evaluator::pawn_key`] (0: empty), both
 /// colours' pawn structure and, where the pawn's captures do not depend on the
-/// occupancy, the pawn maps' pawn-only part (pushes empty).
+/// occupancy, the pawn maps' pawn-only part (pushes empty). In sets of the
+/// evaluation's width: a chess entry fits in two cache lines, not five.
 #[derive(Clone, Copy)]
-struct PawnEntry {
+struct PawnEntry<const W: usize> {
     key: u64,
-    scores: [PawnScore<MAX_WORDS>; 2],
-    maps: PawnMaps<MAX_WORDS>,
+    scores: [PawnScore<W>; 2],
+    maps: PawnMaps<W>,
 }
 
 /// Entries of a thread's cache of the pawn terms that read the royal pieces (a
@@ -254,14 +247,14 @@ impl PawnKingEntry {
     };
 }
 
-impl PawnEntry {
-    const EMPTY: PawnEntry = PawnEntry {
+impl<const W: usize> PawnEntry<W> {
+    const EMPTY: PawnEntry<W> = PawnEntry {
         key: 0,
         scores: [PawnScore::EMPTY; 2],
         maps: PawnMaps {
-            attacks: [SquareSet::EMPTY; 2],
-            reach: [SquareSet::EMPTY; 2],
-            pushes: [SquareSet::EMPTY; 2],
+            attacks: [Squares::EMPTY; 2],
+            reach: [Squares::EMPTY; 2],
+            pushes: [Squares::EMPTY; 2],
             files: [0; 2],
             pawn: 0,
         },
@@ -322,7 +315,8 @@ static NEXT_EVALUATOR_ID: AtomicU64 = AtomicU64::new(1);
 
 thread_local! {
     /// The pawn structures met lately: they change far less often than the position.
-    static PAWN_CACHE: RefCell<Vec<PawnEntry>> = const { RefCell::new(Vec::new()) };
+    static PAWN_CACHE: RefCell<ByWidth<PawnEntry<1>, PawnEntry<2>, PawnEntry<MAX_WORDS>>> =
+        const { RefCell::new(ByWidth::new()) };
     /// The pawn terms that read the royal pieces, for the pawns and royal pieces
     /// met lately: the royal pieces move more often than the pawns.
     static PAWN_KING_CACHE: RefCell<Vec<PawnKingEntry>> = const { RefCell::new(Vec::new()) };
@@ -333,42 +327,67 @@ thread_local! {
     /// The per-type square sets of [`Activity`], kept between evaluations: the hot
     /// path neither allocates nor clears more than the variant's types (a fixed
     /// array for every possible type would be kilobytes to clear per evaluation).
-    static TYPE_SETS: RefCell<TypeSets> = const {
-        RefCell::new(TypeSets {
+    static TYPE_SETS: RefCell<ByWidth<Squares<1>, Squares<2>, SquareSet>> =
+        const { RefCell::new(ByWidth::new()) };
+}
+
+/// One vector of a thread's cached items per set width (the caller's width picks
+/// one; the others stay empty).
+struct ByWidth<A, B, C> {
+    one: Vec<A>,
+    two: Vec<B>,
+    all: Vec<C>,
+}
+
+impl<A, B, C> ByWidth<A, B, C> {
+    const fn new() -> Self {
+        ByWidth {
             one: Vec::new(),
             two: Vec::new(),
             all: Vec::new(),
-        })
-    };
+        }
+    }
 }
 
-/// The per-type square sets of [`Activity`], one vector per set width.
-struct TypeSets {
-    one: Vec<Squares<1>>,
-    two: Vec<Squares<2>>,
-    all: Vec<SquareSet>,
+/// The widths the evaluation works in (boards of up to 64, 128 and 256 squares):
+/// which vector of the thread's caches holds this width's items.
+trait EvalWidth<const W: usize> {
+    fn type_sets(sets: &mut ByWidth<Squares<1>, Squares<2>, SquareSet>) -> &mut Vec<Squares<W>>;
+    fn pawn_entries(
+        entries: &mut ByWidth<PawnEntry<1>, PawnEntry<2>, PawnEntry<MAX_WORDS>>,
+    ) -> &mut Vec<PawnEntry<W>>;
 }
 
-/// The widths the evaluation works in: boards of up to 64, 128 and 256 squares.
-trait EvalWidth: Sized {
-    fn type_sets(sets: &mut TypeSets) -> &mut Vec<Self>;
-}
-
-impl EvalWidth for Squares<1> {
-    fn type_sets(sets: &mut TypeSets) -> &mut Vec<Self> {
+impl EvalWidth<1> for Squares<1> {
+    fn type_sets(sets: &mut ByWidth<Squares<1>, Squares<2>, SquareSet>) -> &mut Vec<Squares<1>> {
         &mut sets.one
     }
-}
-
-impl EvalWidth for Squares<2> {
-    fn type_sets(sets: &mut TypeSets) -> &mut Vec<Self> {
-        &mut sets.two
+    fn pawn_entries(
+        entries: &mut ByWidth<PawnEntry<1>, PawnEntry<2>, PawnEntry<MAX_WORDS>>,
+    ) -> &mut Vec<PawnEntry<1>> {
+        &mut entries.one
     }
 }
 
-impl EvalWidth for SquareSet {
-    fn type_sets(sets: &mut TypeSets) -> &mut Vec<Self> {
+impl EvalWidth<2> for Squares<2> {
+    fn type_sets(sets: &mut ByWidth<Squares<1>, Squares<2>, SquareSet>) -> &mut Vec<Squares<2>> {
+        &mut sets.two
+    }
+    fn pawn_entries(
+        entries: &mut ByWidth<PawnEntry<1>, PawnEntry<2>, PawnEntry<MAX_WORDS>>,
+    ) -> &mut Vec<PawnEntry<2>> {
+        &mut entries.two
+    }
+}
+
+impl EvalWidth<MAX_WORDS> for SquareSet {
+    fn type_sets(sets: &mut ByWidth<Squares<1>, Squares<2>, SquareSet>) -> &mut Vec<SquareSet> {
         &mut sets.all
+    }
+    fn pawn_entries(
+        entries: &mut ByWidth<PawnEntry<1>, PawnEntry<2>, PawnEntry<MAX_WORDS>>,
+    ) -> &mut Vec<PawnEntry<MAX_WORDS>> {
+        &mut entries.all
     }
 }
 
@@ -407,18 +426,6 @@ struct PawnMaps<const W: usize> {
     pushes: [Squares<W>; 2],
     files: [u32; 2],
     pawn: PieceType,
-}
-
-impl<const W: usize> PawnMaps<W> {
-    fn resized<const V: usize>(&self) -> PawnMaps<V> {
-        PawnMaps {
-            attacks: self.attacks.map(|s| s.resized()),
-            reach: self.reach.map(|s| s.resized()),
-            pushes: self.pushes.map(|s| s.resized()),
-            files: self.files,
-            pawn: self.pawn,
-        }
-    }
 }
 
 impl Evaluator {
@@ -750,7 +757,7 @@ impl Evaluator {
         lazy_score: &mut i32,
     ) -> (i32, bool)
     where
-        Squares<W>: EvalWidth,
+        Squares<W>: EvalWidth<W>,
     {
         let n = self.n;
         let stm = pos.side_to_move();
@@ -1126,7 +1133,10 @@ impl Evaluator {
         pos: &Position,
         p: PieceType,
         tr: &mut T,
-    ) -> ([PawnScore<W>; 2], Option<PawnMaps<W>>) {
+    ) -> ([PawnScore<W>; 2], Option<PawnMaps<W>>)
+    where
+        Squares<W>: EvalWidth<W>,
+    {
         let key = self.pawn_key::<W>(pos, p);
         let (mut scores, maps) = if T::ON {
             let scores = Color::BOTH.map(|c| self.pawn_structure(pos, c, p, tr));
@@ -1168,9 +1178,13 @@ impl Evaluator {
         pos: &Position,
         p: PieceType,
         key: u64,
-    ) -> ([PawnScore<W>; 2], Option<PawnMaps<W>>) {
+    ) -> ([PawnScore<W>; 2], Option<PawnMaps<W>>)
+    where
+        Squares<W>: EvalWidth<W>,
+    {
         let slot = (key >> 52) as usize & (PAWN_CACHE_SIZE - 1);
-        PAWN_CACHE.with_borrow_mut(|cache| {
+        PAWN_CACHE.with_borrow_mut(|caches| {
+            let cache = Squares::<W>::pawn_entries(caches);
             let entry = cache_slot(cache, PAWN_CACHE_SIZE, PawnEntry::EMPTY, slot);
             if entry.key != key {
                 let scores: [PawnScore<W>; 2] =
@@ -1180,13 +1194,12 @@ impl Evaluator {
                     .then(|| self.pawn_maps(pos, p, &Squares::<W>::EMPTY));
                 *entry = PawnEntry {
                     key,
-                    scores: scores.map(|s| s.resized()),
-                    maps: maps.map_or(PawnEntry::EMPTY.maps, |m| m.resized()),
+                    scores,
+                    maps: maps.unwrap_or(PawnEntry::EMPTY.maps),
                 };
                 return (scores, maps);
             }
-            let scores = entry.scores.map(|s| s.resized());
-            (scores, self.pawn_maps_cached.then(|| entry.maps.resized()))
+            (entry.scores, self.pawn_maps_cached.then_some(entry.maps))
         })
     }
 
