@@ -4,7 +4,7 @@
 //! over both square colours, Black's rank mirroring White's.
 
 use super::Ruleset;
-use crate::types::{Color, PieceType, Square};
+use crate::types::{Color, GOLDEN_GAMMA, PieceType, Square, splitmix64};
 
 /// A shuffled start FEN of `rules`' variant, chosen by `seed`; `None` where the
 /// start position has no back rank to shuffle (not exactly one castling king and
@@ -141,11 +141,9 @@ struct SplitMix(u64);
 
 impl SplitMix {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let z = splitmix64(self.0);
+        self.0 = self.0.wrapping_add(GOLDEN_GAMMA);
+        z
     }
 
     fn below(&mut self, n: usize) -> usize {

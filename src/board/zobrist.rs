@@ -1,6 +1,6 @@
 //! Zobrist keys, the same for every variant and every run (fixed seed).
 
-use crate::types::MAX_PIECE_TYPES;
+use crate::types::{GOLDEN_GAMMA, MAX_PIECE_TYPES, splitmix64};
 use std::sync::LazyLock;
 
 /// Hand counts above this share the key of this count.
@@ -25,11 +25,9 @@ impl Keys {
 
 /// splitmix64: small, well mixed and reproducible.
 fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    let z = splitmix64(*state);
+    *state = state.wrapping_add(GOLDEN_GAMMA);
+    z
 }
 
 pub static KEYS: LazyLock<Keys> = LazyLock::new(|| {

@@ -24,7 +24,7 @@ pub mod build;
 
 use crate::board::Position;
 use crate::movegen::notation;
-use crate::types::{Move, MoveList, RankNumbering};
+use crate::types::{Move, MoveList, RankNumbering, splitmix64};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -121,11 +121,7 @@ impl Book {
             return None;
         }
         // SplitMix64 step: enough spread for choosing among a handful of moves.
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        let mut r = z % total;
+        let mut r = splitmix64(seed) % total;
         for (m, w) in moves {
             if r < w as u64 {
                 return Some(m);

@@ -28,7 +28,9 @@ pub mod tune;
 pub mod values;
 
 use crate::board::{MultiLeg, Position, ProbeKind, Ruleset, StepMode, Target, Visit};
-use crate::types::{Color, MAX_WORDS, PieceType, Square, SquareSet, Squares, TypeSet, Width};
+use crate::types::{
+    Color, GOLDEN_GAMMA, MAX_WORDS, PieceType, Square, SquareSet, Squares, TypeSet, Width, mix64,
+};
 use crate::variant::GameValue;
 use crate::variant::weights::{GlobalTerm, PieceTerm};
 use basis::{Basis, SQUARE_FEATURES};
@@ -295,19 +297,14 @@ fn cache_slot<E: Copy>(cache: &mut Vec<E>, size: usize, empty: E, slot: usize) -
     &mut cache[slot]
 }
 
-/// A cache key from a hash whose high bits may not depend on every input bit
-/// (a multiply carries only upward: the pawn key's slot bits once ignored most
-/// of the last colour's pawns, and 40 % of a chess search's lookups missed): the high bits
-/// the slot is taken from, mixed from all of them (SplitMix64's finalizer), with
-/// bit 0 set (0 marks an empty entry).
+/// A cache key from a hash whose high bits, where the slot is taken, may not
+/// depend on every input bit (a multiply carries only upward: the pawn key's slot
+/// once ignored most of the last colour's pawns, and 40 % of a chess search's
+/// lookups missed): mixed by SplitMix64's finalizer, with bit 0 set (0 marks an
+/// empty entry).
 #[inline]
-fn cache_key(mut h: u64) -> u64 {
-    h ^= h >> 30;
-    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    h ^= h >> 27;
-    h = h.wrapping_mul(0x94D0_49BB_1331_11EB);
-    h ^= h >> 31;
-    h | 1
+fn cache_key(h: u64) -> u64 {
+    mix64(h) | 1
 }
 
 /// Tells evaluators apart in the caches (threads outlive evaluators).
@@ -315,7 +312,7 @@ static NEXT_EVALUATOR_ID: AtomicU64 = AtomicU64::new(1);
 
 thread_local! {
     /// The pawn structures met lately: they change far less often than the position.
-    static PAWN_CACHE: RefCell<ByWidth<PawnEntry<1>, PawnEntry<2>, PawnEntry<MAX_WORDS>>> =
+    static PAWN_CACHE: RefCell<PawnCache> =
         const { RefCell::new(ByWidth::new()) };
     /// The pawn terms that read the royal pieces, for the pawns and royal pieces
     /// met lately: the royal pieces move more often than the pawns.
@@ -327,7 +324,7 @@ thread_local! {
     /// The per-type square sets of [`Activity`], kept between evaluations: the hot
     /// path neither allocates nor clears more than the variant's types (a fixed
     /// array for every possible type would be kilobytes to clear per evaluation).
-    static TYPE_SETS: RefCell<ByWidth<Squares<1>, Squares<2>, SquareSet>> =
+    static TYPE_SETS: RefCell<TypeSetCache> =
         const { RefCell::new(ByWidth::new()) };
 }
 
@@ -338,6 +335,12 @@ struct ByWidth<A, B, C> {
     two: Vec<B>,
     all: Vec<C>,
 }
+
+/// The per-type square sets of [`Activity`], one vector per width.
+type TypeSetCache = ByWidth<Squares<1>, Squares<2>, SquareSet>;
+
+/// A thread's pawn-cache entries, one vector per width.
+type PawnCache = ByWidth<PawnEntry<1>, PawnEntry<2>, PawnEntry<MAX_WORDS>>;
 
 impl<A, B, C> ByWidth<A, B, C> {
     const fn new() -> Self {
@@ -352,41 +355,33 @@ impl<A, B, C> ByWidth<A, B, C> {
 /// The widths the evaluation works in (boards of up to 64, 128 and 256 squares):
 /// which vector of the thread's caches holds this width's items.
 trait EvalWidth<const W: usize> {
-    fn type_sets(sets: &mut ByWidth<Squares<1>, Squares<2>, SquareSet>) -> &mut Vec<Squares<W>>;
-    fn pawn_entries(
-        entries: &mut ByWidth<PawnEntry<1>, PawnEntry<2>, PawnEntry<MAX_WORDS>>,
-    ) -> &mut Vec<PawnEntry<W>>;
+    fn type_sets(sets: &mut TypeSetCache) -> &mut Vec<Squares<W>>;
+    fn pawn_entries(entries: &mut PawnCache) -> &mut Vec<PawnEntry<W>>;
 }
 
 impl EvalWidth<1> for Squares<1> {
-    fn type_sets(sets: &mut ByWidth<Squares<1>, Squares<2>, SquareSet>) -> &mut Vec<Squares<1>> {
+    fn type_sets(sets: &mut TypeSetCache) -> &mut Vec<Squares<1>> {
         &mut sets.one
     }
-    fn pawn_entries(
-        entries: &mut ByWidth<PawnEntry<1>, PawnEntry<2>, PawnEntry<MAX_WORDS>>,
-    ) -> &mut Vec<PawnEntry<1>> {
+    fn pawn_entries(entries: &mut PawnCache) -> &mut Vec<PawnEntry<1>> {
         &mut entries.one
     }
 }
 
 impl EvalWidth<2> for Squares<2> {
-    fn type_sets(sets: &mut ByWidth<Squares<1>, Squares<2>, SquareSet>) -> &mut Vec<Squares<2>> {
+    fn type_sets(sets: &mut TypeSetCache) -> &mut Vec<Squares<2>> {
         &mut sets.two
     }
-    fn pawn_entries(
-        entries: &mut ByWidth<PawnEntry<1>, PawnEntry<2>, PawnEntry<MAX_WORDS>>,
-    ) -> &mut Vec<PawnEntry<2>> {
+    fn pawn_entries(entries: &mut PawnCache) -> &mut Vec<PawnEntry<2>> {
         &mut entries.two
     }
 }
 
 impl EvalWidth<MAX_WORDS> for SquareSet {
-    fn type_sets(sets: &mut ByWidth<Squares<1>, Squares<2>, SquareSet>) -> &mut Vec<SquareSet> {
+    fn type_sets(sets: &mut TypeSetCache) -> &mut Vec<SquareSet> {
         &mut sets.all
     }
-    fn pawn_entries(
-        entries: &mut ByWidth<PawnEntry<1>, PawnEntry<2>, PawnEntry<MAX_WORDS>>,
-    ) -> &mut Vec<PawnEntry<MAX_WORDS>> {
+    fn pawn_entries(entries: &mut PawnCache) -> &mut Vec<PawnEntry<MAX_WORDS>> {
         &mut entries.all
     }
 }
@@ -684,8 +679,7 @@ impl Evaluator {
     /// positions far outside it get the cheap part of the evaluation only. The flag
     /// is false for such a cheap (lazy) value.
     pub fn evaluate_window(&self, pos: &Position, alpha: i32, beta: i32) -> (i32, bool) {
-        const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
-        let key = (pos.key() ^ self.id.wrapping_mul(MUL)) | 1;
+        let key = (pos.key() ^ self.id.wrapping_mul(GOLDEN_GAMMA)) | 1;
         // (Bit 0 is always set, marking a used entry: the slot takes the bits above.)
         let slot = (key >> 1) as usize & (EVAL_CACHE_SIZE - 1);
         let hit = EVAL_CACHE.with_borrow_mut(|cache| {
@@ -1207,11 +1201,10 @@ impl Evaluator {
     /// key and the squares of both colours' (first) royal pieces.
     #[inline]
     fn pawn_king_key(&self, pos: &Position, pawn_key: u64) -> u64 {
-        const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut h = pawn_key;
         for c in Color::BOTH {
             let royal = pos.royals(c).first().map_or(0, |k| k as u64 + 1);
-            h = (h ^ royal).wrapping_mul(MUL).rotate_left(29);
+            h = (h ^ royal).wrapping_mul(GOLDEN_GAMMA).rotate_left(29);
         }
         cache_key(h)
     }
@@ -1220,11 +1213,10 @@ impl Evaluator {
     /// colours' pawns.
     #[inline]
     fn pawn_key<const W: usize>(&self, pos: &Position, p: PieceType) -> u64 {
-        const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut h = self.id.wrapping_mul(MUL);
+        let mut h = self.id.wrapping_mul(GOLDEN_GAMMA);
         for c in Color::BOTH {
             for &w in pos.pieces_of(c, p).resized::<W>().words() {
-                h = (h ^ w).wrapping_mul(MUL).rotate_left(29);
+                h = (h ^ w).wrapping_mul(GOLDEN_GAMMA).rotate_left(29);
             }
         }
         cache_key(h)

@@ -35,7 +35,11 @@ impl BusyMoves {
     /// slot).
     #[inline]
     pub fn tag(key: u64, mv: Move) -> u64 {
-        (key ^ mv.0.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17)) | 1
+        (key ^ mv
+            .0
+            .wrapping_mul(crate::types::GOLDEN_GAMMA)
+            .rotate_left(17))
+            | 1
     }
 
     #[inline]

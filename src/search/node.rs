@@ -12,7 +12,7 @@ use crate::movegen;
 use crate::types::Move;
 
 /// Mixed into the position key for a search that leaves one move out.
-const EXCLUSION_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
+const EXCLUSION_KEY: u64 = crate::types::GOLDEN_GAMMA;
 
 /// What a node knows once it has been entered.
 pub(super) struct Node {

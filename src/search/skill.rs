@@ -22,6 +22,7 @@
 //! section for how it is measured).
 
 use super::{Callback, Event, Info, Limits, Score};
+use crate::types::splitmix64;
 use std::sync::{Arc, Mutex};
 
 /// The weakest level.
@@ -216,14 +217,6 @@ fn choice_value(s: Score) -> i64 {
         Score::Mate(n) if n > 0 => MATE_CP - n as i64,
         Score::Mate(n) => -MATE_CP - n as i64,
     }
-}
-
-/// One step of SplitMix64: a well-mixed 64-bit value from any seed.
-fn splitmix64(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The weakened choice around one search: it sees the search's reports (passing on

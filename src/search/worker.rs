@@ -16,7 +16,7 @@ use crate::board::{Position, Ruleset, StepMode};
 use crate::eval::Evaluator;
 use crate::movegen::NodeInfo;
 use crate::rules;
-use crate::types::{Color, Move, MoveList, PieceType};
+use crate::types::{Color, GOLDEN_GAMMA, Move, MoveList, PieceType};
 use crate::variant::{CountingRule, GameValue};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
@@ -199,15 +199,14 @@ impl Worker {
     /// The key of the pawn structure (the squares of the pawn-like types), which
     /// keys the correction history.
     pub(super) fn structure_key(&self) -> u64 {
-        const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut h = MUL;
+        let mut h = GOLDEN_GAMMA;
         for c in Color::BOTH {
             let mut types = self.structure;
             while types != 0 {
                 let t = types.trailing_zeros() as PieceType;
                 types &= types - 1;
                 for &w in self.pos.pieces_of(c, t).0.data.iter() {
-                    h = (h ^ w).wrapping_mul(MUL).rotate_left(29);
+                    h = (h ^ w).wrapping_mul(GOLDEN_GAMMA).rotate_left(29);
                 }
             }
         }
