@@ -4,7 +4,7 @@
 //! over both square colours, Black's rank mirroring White's.
 
 use super::Ruleset;
-use crate::types::{Color, GOLDEN_GAMMA, PieceType, Square, splitmix64};
+use crate::types::{Color, PieceType, SplitMix64, Square};
 
 /// A shuffled start FEN of `rules`' variant, chosen by `seed`; `None` where the
 /// start position has no back rank to shuffle (not exactly one castling king and
@@ -46,7 +46,8 @@ pub fn shuffled_start_fen(rules: &Ruleset, seed: u64) -> Option<String> {
     if kings != 1 || rooks.len() != 2 {
         return None;
     }
-    let mut rng = SplitMix(seed);
+    // The same seed gives the same position.
+    let mut rng = SplitMix64::new(seed);
     let mut row: Vec<Option<char>> = vec![None; g.files as usize];
     let mut others: Vec<char> = letters
         .iter()
@@ -134,21 +135,6 @@ fn expand(row: &str, files: u8) -> Option<Vec<Option<char>>> {
         out.extend(std::iter::repeat_n(None, digits.parse().ok()?));
     }
     (out.len() == files as usize).then_some(out)
-}
-
-/// A small seeded generator (SplitMix64): the same seed gives the same position.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        let z = splitmix64(self.0);
-        self.0 = self.0.wrapping_add(GOLDEN_GAMMA);
-        z
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 #[cfg(test)]

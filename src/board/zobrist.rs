@@ -1,6 +1,6 @@
 //! Zobrist keys, the same for every variant and every run (fixed seed).
 
-use crate::types::{GOLDEN_GAMMA, MAX_PIECE_TYPES, splitmix64};
+use crate::types::{MAX_PIECE_TYPES, SplitMix64};
 use std::sync::LazyLock;
 
 /// Hand counts above this share the key of this count.
@@ -23,19 +23,12 @@ impl Keys {
     }
 }
 
-/// splitmix64: small, well mixed and reproducible.
-fn next(state: &mut u64) -> u64 {
-    let z = splitmix64(*state);
-    *state = state.wrapping_add(GOLDEN_GAMMA);
-    z
-}
-
 pub static KEYS: LazyLock<Keys> = LazyLock::new(|| {
-    let mut s = 0x4D45_4E41_4745_5249; // "MENAGERI"
+    let mut s = SplitMix64::new(0x4D45_4E41_4745_5249); // "MENAGERI"
     let mut table = || {
         let mut t = [0u64; 256];
         for x in t.iter_mut() {
-            *x = next(&mut s);
+            *x = s.next_u64();
         }
         t
     };
@@ -47,7 +40,7 @@ pub static KEYS: LazyLock<Keys> = LazyLock::new(|| {
     for _ in 0..2 * MAX_PIECE_TYPES {
         let mut h = [0u64; MAX_HAND_COUNT + 1];
         for x in h.iter_mut().skip(1) {
-            *x = next(&mut s);
+            *x = s.next_u64();
         }
         hand.push(h);
     }
@@ -55,10 +48,10 @@ pub static KEYS: LazyLock<Keys> = LazyLock::new(|| {
     for c in checks.iter_mut() {
         // Count 0 hashes as nothing, like an empty hand.
         for x in c.iter_mut().skip(1) {
-            *x = next(&mut s);
+            *x = s.next_u64();
         }
     }
-    let side = next(&mut s);
+    let side = s.next_u64();
     Keys {
         psq,
         hand,

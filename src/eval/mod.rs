@@ -29,7 +29,8 @@ pub mod values;
 
 use crate::board::{MultiLeg, Position, ProbeKind, Ruleset, StepMode, Target, Visit};
 use crate::types::{
-    Color, GOLDEN_GAMMA, MAX_WORDS, PieceType, Square, SquareSet, Squares, TypeSet, Width, mix64,
+    Color, GOLDEN_GAMMA, MAX_WORDS, PieceType, Square, SquareSet, Squares, TypeSet, Width, absorb,
+    mix64,
 };
 use crate::variant::GameValue;
 use crate::variant::weights::{GlobalTerm, PieceTerm};
@@ -1204,7 +1205,7 @@ impl Evaluator {
         let mut h = pawn_key;
         for c in Color::BOTH {
             let royal = pos.royals(c).first().map_or(0, |k| k as u64 + 1);
-            h = (h ^ royal).wrapping_mul(GOLDEN_GAMMA).rotate_left(29);
+            h = absorb(h, royal);
         }
         cache_key(h)
     }
@@ -1216,7 +1217,7 @@ impl Evaluator {
         let mut h = self.id.wrapping_mul(GOLDEN_GAMMA);
         for c in Color::BOTH {
             for &w in pos.pieces_of(c, p).resized::<W>().words() {
-                h = (h ^ w).wrapping_mul(GOLDEN_GAMMA).rotate_left(29);
+                h = absorb(h, w);
             }
         }
         cache_key(h)

@@ -9,7 +9,7 @@
 //! entry overwrites an older one, and a lost entry only means a move is searched
 //! twice, as plain Lazy SMP would.
 
-use crate::types::Move;
+use crate::types::{GOLDEN_GAMMA, Move};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Nodes this shallow are cheaper to search again than to put off.
@@ -35,11 +35,7 @@ impl BusyMoves {
     /// slot).
     #[inline]
     pub fn tag(key: u64, mv: Move) -> u64 {
-        (key ^ mv
-            .0
-            .wrapping_mul(crate::types::GOLDEN_GAMMA)
-            .rotate_left(17))
-            | 1
+        (key ^ mv.0.wrapping_mul(GOLDEN_GAMMA).rotate_left(17)) | 1
     }
 
     #[inline]

@@ -16,7 +16,7 @@ use crate::board::{Position, Ruleset, StepMode};
 use crate::eval::Evaluator;
 use crate::movegen::NodeInfo;
 use crate::rules;
-use crate::types::{Color, GOLDEN_GAMMA, Move, MoveList, PieceType};
+use crate::types::{Color, GOLDEN_GAMMA, Move, MoveList, PieceType, absorb};
 use crate::variant::{CountingRule, GameValue};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
@@ -206,7 +206,7 @@ impl Worker {
                 let t = types.trailing_zeros() as PieceType;
                 types &= types - 1;
                 for &w in self.pos.pieces_of(c, t).0.data.iter() {
-                    h = (h ^ w).wrapping_mul(GOLDEN_GAMMA).rotate_left(29);
+                    h = absorb(h, w);
                 }
             }
         }

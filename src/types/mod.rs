@@ -11,7 +11,7 @@ mod squareset;
 
 pub use color::Color;
 pub use geometry::{Geometry, MAX_FILES, MAX_RANKS, RankNumbering, Square};
-pub use mix::{GOLDEN_GAMMA, mix64, splitmix64};
+pub use mix::{GOLDEN_GAMMA, SplitMix64, absorb, mix64, splitmix64};
 pub use moves::{Move, MoveKind, MoveList};
 pub use piece::{MAX_PIECE_TYPES, Piece, PieceType, TypeSet};
 pub use squareset::{MAX_WORDS, SquareBits, SquareIter, SquareSet, Squares, Width};
