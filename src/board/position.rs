@@ -213,6 +213,15 @@ impl Position {
     pub fn history(&self) -> &[StateInfo] {
         &self.board.history
     }
+    /// The state `back` plies before the current one (0: the current state). The
+    /// caller keeps `back` within the plies made (`ply_count()`).
+    #[inline]
+    pub fn state_back(&self, back: usize) -> &StateInfo {
+        match back {
+            0 => &self.board.st,
+            k => &self.board.history[self.board.history.len() - k],
+        }
+    }
     /// Plies made since this position object was set up.
     pub fn ply_count(&self) -> usize {
         self.board.history.len()

@@ -394,7 +394,9 @@ pub fn fit_eval_scale(p: &[[f64; 2]], n: usize, data: &Data) -> f64 {
 
 /// How far from the search window the evaluation's cheap part may be for the lazy
 /// exit: the `percentile` (99: the 99th), over `positions`, of how far the terms
-/// after it moved the score, rounded up to 50 centipawns.
+/// after it moved the score, rounded up to 50 centipawns. A percentile outside 0-100
+/// is taken as the nearer end (the command line refuses one with an error first; this
+/// keeps the function total for any other caller).
 pub fn measure_lazy_margin(eval: &Evaluator, positions: &[Position], percentile: f64) -> f64 {
     // A window far above every score makes the evaluation stop after the cheap part.
     let far = 4 * super::EVAL_LIMIT;

@@ -59,7 +59,6 @@ fn shatar_mate_value(pos: &Position) -> GameValue {
         return GameValue::Win;
     }
     // The mated side's earlier positions in the same run of checks.
-    let hist = pos.history();
     let mut st = pos.state();
     let mut back = 0;
     while st.in_check {
@@ -67,10 +66,10 @@ fn shatar_mate_value(pos: &Position) -> GameValue {
             return v.checkmate_value;
         }
         back += 2;
-        if st.plies_from_null < 2 || back > hist.len() {
+        if st.plies_from_null < 2 || back > pos.ply_count() {
             break;
         }
-        st = &hist[hist.len() - back];
+        st = pos.state_back(back);
     }
     GameValue::Draw
 }
@@ -122,12 +121,13 @@ pub fn n_move_rule_over(pos: &Position) -> bool {
     }
     // This position and the ones before it, `end` of them rounded up to pairs:
     // at even distances the side to move was checked, at odd ones it gave check.
-    let end = st.rule50.min(st.plies_from_null) as usize;
-    let states = std::iter::once(st).chain(pos.history().iter().rev());
+    let end = (st.rule50.min(st.plies_from_null) as usize)
+        .next_multiple_of(2)
+        .min(pos.ply_count() + 1);
     // [checks on the side to move, checks it gave]
     let mut checks = [0u32; 2];
-    for (back, s) in states.take(end.next_multiple_of(2)).enumerate() {
-        checks[back % 2] += u32::from(s.in_check);
+    for back in 0..end {
+        checks[back % 2] += u32::from(pos.state_back(back).in_check);
     }
     let offset = 2 * checks[0].max(checks[1]).saturating_sub(AXF_FREE_CHECKS);
     st.rule50.saturating_sub(offset) >= limit
@@ -168,13 +168,12 @@ fn repetition_scan(pos: &Position, n: u32, tree_plies: usize) -> Option<(GameVal
         return None;
     }
     let st = pos.state();
-    let hist = pos.history();
     let end = if v.captures_to_hand {
         st.plies_from_null
     } else {
         st.rule50.min(st.plies_from_null)
     } as usize;
-    let end = end.min(hist.len());
+    let end = end.min(pos.ply_count());
     if end < 4 {
         return None;
     }
@@ -182,16 +181,15 @@ fn repetition_scan(pos: &Position, n: u32, tree_plies: usize) -> Option<(GameVal
     let mut count = 1;
     // Perpetual check: every position of the cycle with the same side in check.
     let mut them_all_check = st.in_check;
-    let mut us_all_check = hist.last().is_some_and(|s| s.in_check);
+    let mut us_all_check = pos.state_back(1).in_check;
     let mut shuttle = if v.move_repetition_illegal {
         Shuttle::start(pos)
     } else {
         Shuttle::NONE
     };
-    let len = hist.len();
     let mut i = 2;
     while i <= end {
-        let s = &hist[len - i];
+        let s = pos.state_back(i);
         // Positions at even distance: same side to move (that side was checked there).
         them_all_check &= s.in_check;
         if i >= 4 && shuttle.is_on() && shuttle.step(pos, i, end) {
@@ -220,7 +218,7 @@ fn repetition_scan(pos: &Position, n: u32, tree_plies: usize) -> Option<(GameVal
             }
         }
         if i < end {
-            us_all_check &= hist[len - i - 1].in_check;
+            us_all_check &= pos.state_back(i + 1).in_check;
         }
         i += 2;
     }
@@ -251,17 +249,18 @@ impl Shuttle {
     /// The stage after the mover's last two moves (the caller knows that at least
     /// four plies can be read back).
     fn start(pos: &Position) -> Shuttle {
-        let hist = pos.history();
-        let len = hist.len();
         let last = pos.state().last_move;
-        if last.kind() != MoveKind::Normal || hist[len - 1].in_check || hist[len - 3].in_check {
+        if last.kind() != MoveKind::Normal
+            || pos.state_back(1).in_check
+            || pos.state_back(3).in_check
+        {
             return Shuttle::NONE;
         }
         let moved = pos.piece_at(last.to());
         if moved.is_none() || !can_reach_royal_region(pos, moved.color(), moved.kind()) {
             return Shuttle::NONE;
         }
-        let before = hist[len - 2].last_move;
+        let before = pos.state_back(2).last_move;
         let stage = if before == reversed(last) {
             2
         } else if before.kind() == MoveKind::Pass {
@@ -275,16 +274,8 @@ impl Shuttle {
     /// Reads the mover's move `back` plies ago (even, at least 4; `end` plies can be
     /// read back). True if that move completes the run: the mover has lost.
     fn step(&mut self, pos: &Position, back: usize, end: usize) -> bool {
-        let hist = pos.history();
-        let len = hist.len();
-        let move_at = |k: usize| {
-            if k == 0 {
-                pos.state().last_move
-            } else {
-                hist[len - k].last_move
-            }
-        };
-        if back < end && hist[len - back - 1].in_check {
+        let move_at = |k: usize| pos.state_back(k).last_move;
+        if back < end && pos.state_back(back + 1).in_check {
             self.stage = 0;
             return false;
         }
@@ -299,7 +290,7 @@ impl Shuttle {
             };
             return false;
         }
-        let arrival = &hist[len - back];
+        let arrival = pos.state_back(back);
         if arrival.captured.is_none() && move_at(back - 2).from() == m.to() {
             return true;
         }
