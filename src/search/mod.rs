@@ -10,6 +10,7 @@ mod live;
 mod movepick;
 mod moves;
 mod node;
+mod pages;
 mod params;
 mod qsearch;
 mod root;

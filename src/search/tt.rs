@@ -6,6 +6,7 @@
 //! miss (Hyatt and Mann's lockless hashing). Buckets hold two entries: one kept by
 //! depth, one always replaced.
 
+use super::pages::{self, PageBlock};
 use crate::types::Move;
 use rayon::prelude::*;
 use std::fmt;
@@ -101,10 +102,7 @@ pub fn size_limit_mb(free_mb: usize, current_mb: usize) -> usize {
 /// Memory set aside for a table, not yet written: filling it with empty entries is
 /// what commits the pages, so that is left to [`Reserved::fill`], which a background
 /// thread may run.
-pub struct Reserved {
-    buckets: Vec<Bucket>,
-    len: usize,
-}
+pub struct Reserved(pages::Reserved<Bucket>);
 
 impl Reserved {
     /// Reserve `mb` MB (at least one bucket) without touching it, for a table that
@@ -121,44 +119,40 @@ impl Reserved {
                 });
             }
         }
-        let len = (mb.saturating_mul(MB) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(len)
-            .map_err(|_| TableError::NoMemory { asked_mb: mb })?;
-        Ok(Reserved { buckets, len })
+        let len = mb.saturating_mul(MB) / std::mem::size_of::<Bucket>();
+        pages::Reserved::new(len)
+            .map(Reserved)
+            .ok_or(TableError::NoMemory { asked_mb: mb })
     }
 
     /// The table, every entry empty. Writing every page is what takes time with a
     /// large table: it is done in parallel (on the current rayon pool, else the
     /// global one).
-    pub fn fill(mut self) -> TranspositionTable {
-        // The memory is reserved: extending writes into it without moving it.
-        self.buckets
-            .par_extend((0..self.len).into_par_iter().map(|_| Bucket::default()));
+    pub fn fill(self) -> TranspositionTable {
         TranspositionTable {
-            buckets: self.buckets,
+            buckets: self.0.fill(),
             generation: AtomicU8::new(0),
         }
     }
 }
 
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: PageBlock<Bucket>,
     generation: AtomicU8,
 }
 
 impl TranspositionTable {
-    /// A table of `mb` MB. Aborts when the memory cannot be had: for the small
+    /// A table of `mb` MB. Panics when the memory cannot be had: for the small
     /// tables of tests and the start-up default; sizes a user asks for go through
     /// [`Reserved`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let len = (mb.max(1) * MB / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(len);
-        buckets.resize_with(len, Default::default);
-        TranspositionTable {
-            buckets,
-            generation: AtomicU8::new(0),
+        let len = mb.max(1) * MB / std::mem::size_of::<Bucket>();
+        match pages::Reserved::new(len) {
+            Some(block) => TranspositionTable {
+                buckets: block.fill(),
+                generation: AtomicU8::new(0),
+            },
+            None => panic!("a transposition table of {mb} MB: no memory"),
         }
     }
 
