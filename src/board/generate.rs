@@ -57,6 +57,20 @@ impl Ruleset {
         captures_only: bool,
     ) {
         let kind = pos.piece_at(from).kind();
+        let bit = 1u64 << kind;
+        let palace = self.palace.cannons | self.palace.types;
+        if captures_only && palace & bit == 0 {
+            // Most pieces can capture nothing: nothing they could ever take stands
+            // where they could take it.
+            let prey = pos.pieces(us.flip()) | pos.state().ep_squares;
+            if !self
+                .tables
+                .capture_reach_of(us, kind, from)
+                .intersects(&prey)
+            {
+                return;
+            }
+        }
         let start_len = list.len();
         let mut piece = PieceMoves {
             rules: self,
@@ -69,7 +83,6 @@ impl Ruleset {
             plain: self.plain_movers[us as usize] & 1u64 << kind != 0,
             list,
         };
-        let bit = 1u64 << kind;
         if self.palace.cannons & bit != 0 {
             self.cannon_targets(pos, us, from, |to, capture| {
                 piece.janggi_target(to, capture)

@@ -185,6 +185,11 @@ pub struct Tables {
     /// The plain leaps' targets as sets, [those that may move, those that may
     /// capture], indexed like `step_index`.
     plain_leaps: Vec<[SquareSet; 2]>,
+    /// Every square the steps could capture on (en passant included) on some board,
+    /// indexed like `step_index`; every square when a step captures its own side's
+    /// pieces or has several legs. A piece none of whose targets stands there has
+    /// no capture.
+    capture_reach: Vec<SquareSet>,
     pub squares: Vec<Square>,
     /// The squares of the ordered rays (see [`OrderedRay`]), each once.
     pub ray_sets: Vec<SquareSet>,
@@ -235,6 +240,11 @@ impl Tables {
     pub fn other_steps_of(&self, color: Color, kind: PieceType, sq: Square) -> &[Step] {
         let (s, l) = self.other_index[self.piece_square(color, kind, sq)];
         &self.other_steps[s as usize..(s + l) as usize]
+    }
+    /// See `capture_reach`.
+    #[inline]
+    pub fn capture_reach_of(&self, color: Color, kind: PieceType, sq: Square) -> &SquareSet {
+        &self.capture_reach[self.piece_square(color, kind, sq)]
     }
     /// The plain leaps' targets: [squares they may move to, squares they may capture on].
     #[inline]
@@ -667,6 +677,7 @@ pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
             other_index: vec![(0, 0); 2 * n * g.num_squares()],
             other_steps: Vec::new(),
             plain_leaps: vec![[SquareSet::EMPTY; 2]; 2 * n * g.num_squares()],
+            capture_reach: vec![SquareSet::EMPTY; 2 * n * g.num_squares()],
             squares: Vec::new(),
             ray_sets: Vec::new(),
             multi: Vec::new(),
@@ -767,6 +778,20 @@ pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
                     b.t.overlapping[color as usize] |= 1u64 << t;
                 }
                 let idx = b.t.piece_square(color, t as PieceType, s);
+                let mut reach = SquareSet::EMPTY;
+                for st in &steps {
+                    if st.kind == StepKind::Multi || st.mode.contains(StepMode::DESTROY) {
+                        reach = g.squares().collect();
+                        break;
+                    }
+                    if st.mode.contains(StepMode::CAPTURE) || st.mode.contains(StepMode::EN_PASSANT)
+                    {
+                        for &sq in b.t.ray(st.start, st.len) {
+                            reach.insert(sq);
+                        }
+                    }
+                }
+                b.t.capture_reach[idx] = reach;
                 let start = b.t.steps.len() as u32;
                 b.t.steps.extend_from_slice(&steps);
                 b.t.step_index[idx] = (start, steps.len() as u32);
