@@ -784,8 +784,7 @@ pub fn build(v: &Variant, generated_attackers: TypeSet) -> Tables {
                         reach = g.squares().collect();
                         break;
                     }
-                    if st.mode.contains(StepMode::CAPTURE) || st.mode.contains(StepMode::EN_PASSANT)
-                    {
+                    if st.mode.intersects(StepMode::CAPTURE | StepMode::EN_PASSANT) {
                         for &sq in b.t.ray(st.start, st.len) {
                             reach.insert(sq);
                         }

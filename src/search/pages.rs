@@ -11,8 +11,8 @@ use std::ptr::NonNull;
 /// The alignment asked for: the size of an x86-64 (and most arm64) huge page.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// Elements written by one task of the parallel fill (1 MB of them).
-const BYTES_PER_TASK: usize = 1 << 20;
+/// Bytes written by one task of a parallel fill or clear (1 MB).
+pub const BYTES_PER_TASK: usize = 1 << 20;
 
 /// A fixed number of `T`, allocated but not yet written: writing is what commits
 /// the pages, so [`Reserved::fill`] does it (in parallel, perhaps on another thread).

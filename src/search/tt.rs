@@ -53,8 +53,8 @@ type Bucket = [Entry; 2];
 
 const MB: usize = 1 << 20;
 
-/// Buckets cleared by one task of a parallel clear (1 MB).
-const BUCKETS_PER_TASK: usize = MB / std::mem::size_of::<Bucket>();
+/// Buckets cleared by one task of a parallel clear (as many as one task fills).
+const BUCKETS_PER_TASK: usize = pages::BYTES_PER_TASK / std::mem::size_of::<Bucket>();
 
 /// The share of the memory the machine reports free that one table may take; the
 /// rest is left to the engine's other needs and to the system.
@@ -148,10 +148,7 @@ impl TranspositionTable {
     pub fn new(mb: usize) -> TranspositionTable {
         let len = mb.max(1) * MB / std::mem::size_of::<Bucket>();
         match pages::Reserved::new(len) {
-            Some(block) => TranspositionTable {
-                buckets: block.fill(),
-                generation: AtomicU8::new(0),
-            },
+            Some(block) => Reserved(block).fill(),
             None => panic!("a transposition table of {mb} MB: no memory"),
         }
     }
