@@ -74,6 +74,9 @@ const ROOT_EIGHTHS: [i32; 129] = {
     }
     t
 };
+/// Squares reached (0 up to this, exclusive) that `Evaluator::mobility_table` holds:
+/// a chess queen reaches at most 27; larger counts are computed.
+const MOBILITY_TABLE: usize = 64;
 /// The square features are the piece terms from `Advance` on, in order.
 const FIRST_SQUARE_TERM: PieceTerm = PieceTerm::Advance;
 const _: () = {
@@ -124,6 +127,10 @@ pub struct Evaluator {
     safe_mobility: Vec<[i32; 2]>,
     /// Per type, the `mobility_root` weight in eighths of a centipawn.
     mobility_root: Vec<[i32; 2]>,
+    /// Per type and number of squares reached below `MOBILITY_TABLE`, the mobility
+    /// and mobility-root terms together (mg, eg), as [`mobility_score`]
+    /// computes them: indexed `type * MOBILITY_TABLE + reached`.
+    mobility_table: Vec<[i32; 2]>,
     /// Per piece of the type on an open file, a semi-open file, an outpost, and
     /// right behind an own pawn (mg, eg).
     open_file: Vec<[i32; 2]>,
@@ -566,6 +573,12 @@ impl Evaluator {
             1
         };
         let drop_game = v.piece_drops;
+        let mobility_table = (0..n * MOBILITY_TABLE)
+            .map(|i| {
+                let (t, all) = (i / MOBILITY_TABLE, (i % MOBILITY_TABLE) as i32);
+                mobility_score(mobility[t], mobility_root[t], basis.mob_base[t], all)
+            })
+            .collect();
         Evaluator {
             id: NEXT_EVALUATOR_ID.fetch_add(1, Ordering::Relaxed),
             rules: rules.clone(),
@@ -581,6 +594,7 @@ impl Evaluator {
             mobility,
             safe_mobility,
             mobility_root,
+            mobility_table,
             open_file,
             semi_open_file,
             outpost,
@@ -1373,6 +1387,7 @@ impl Evaluator {
                 let [wm, we] = self.mobility[t];
                 let [rm, re] = self.mobility_root[t];
                 let mob_base = self.basis.mob_base[t];
+                let mobility_row = &self.mobility_table[t * MOBILITY_TABLE..][..MOBILITY_TABLE];
                 let colour_bound = self.basis.colour_bound[t] && own_pawns.is_some();
                 for sq in set.iter() {
                     let targets = piece_targets(rules, c, tt, sq, &occ);
@@ -1396,14 +1411,19 @@ impl Evaluator {
                         eg[ci] += b * k;
                         tr.linear(c, piece_slot(t, PieceTerm::SameColourPawns), k as f32);
                     }
-                    let d = all - mob_base;
-                    mg[ci] += wm * d / 8;
-                    eg[ci] += we * d / 8;
-                    tr.linear(c, piece_slot(t, PieceTerm::Mobility), d as f32);
-                    let root = ROOT_EIGHTHS[(all as usize).min(ROOT_EIGHTHS.len() - 1)];
-                    mg[ci] += rm * root / 64;
-                    eg[ci] += re * root / 64;
+                    let [a, b] = match mobility_row.get(all as usize) {
+                        Some(&pair) => pair,
+                        None => mobility_score([wm, we], [rm, re], mob_base, all),
+                    };
+                    mg[ci] += a;
+                    eg[ci] += b;
                     if T::ON {
+                        tr.linear(
+                            c,
+                            piece_slot(t, PieceTerm::Mobility),
+                            (all - mob_base) as f32,
+                        );
+                        let root = ROOT_EIGHTHS[(all as usize).min(ROOT_EIGHTHS.len() - 1)];
                         let slot = piece_slot(t, PieceTerm::MobilityRoot);
                         tr.linear(c, slot, root as f32 / 8.0);
                     }
@@ -1996,6 +2016,17 @@ fn pawn_spans(rules: &Ruleset, pawn: Option<PieceType>) -> Vec<SquareSet> {
         }
     }
     spans
+}
+
+/// The mobility and mobility-root terms (mg, eg) of a piece reaching `all` squares,
+/// from its type's weights in eighths of a centipawn and its mobility base. (Out of
+/// line: the evaluation reads it from `mobility_table` but for the rare piece that
+/// reaches more squares than the table holds.)
+#[inline(never)]
+fn mobility_score([wm, we]: [i32; 2], [rm, re]: [i32; 2], mob_base: i32, all: i32) -> [i32; 2] {
+    let d = all - mob_base;
+    let root = ROOT_EIGHTHS[(all as usize).min(ROOT_EIGHTHS.len() - 1)];
+    [wm * d / 8 + rm * root / 64, we * d / 8 + re * root / 64]
 }
 
 /// The targets of a piece of type `t` of colour `c` on `sq`, walking it over the
