@@ -1423,9 +1423,8 @@ impl Evaluator {
                             piece_slot(t, PieceTerm::Mobility),
                             (all - mob_base) as f32,
                         );
-                        let root = ROOT_EIGHTHS[(all as usize).min(ROOT_EIGHTHS.len() - 1)];
                         let slot = piece_slot(t, PieceTerm::MobilityRoot);
-                        tr.linear(c, slot, root as f32 / 8.0);
+                        tr.linear(c, slot, root_eighths(all) as f32 / 8.0);
                     }
                     if let Some(maps) = &pawns {
                         let piece = (c, t, sq);
@@ -2024,9 +2023,13 @@ fn pawn_spans(rules: &Ruleset, pawn: Option<PieceType>) -> Vec<SquareSet> {
 /// reaches more squares than the table holds.)
 #[inline(never)]
 fn mobility_score([wm, we]: [i32; 2], [rm, re]: [i32; 2], mob_base: i32, all: i32) -> [i32; 2] {
-    let d = all - mob_base;
-    let root = ROOT_EIGHTHS[(all as usize).min(ROOT_EIGHTHS.len() - 1)];
+    let (d, root) = (all - mob_base, root_eighths(all));
     [wm * d / 8 + rm * root / 64, we * d / 8 + re * root / 64]
+}
+
+/// `8·√all` rounded down, the mobility curve's feature (constant past the table).
+fn root_eighths(all: i32) -> i32 {
+    ROOT_EIGHTHS[(all.max(0) as usize).min(ROOT_EIGHTHS.len() - 1)]
 }
 
 /// The targets of a piece of type `t` of colour `c` on `sq`, walking it over the
