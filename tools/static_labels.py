@@ -14,6 +14,12 @@ evaluation learns to agree with Fairy-Stockfish's, term by term where it has the
     python3 tools/static_labels.py /work/tune/chess-1500.data /work/tune/chess-1500-static.data
 
 `--engine` names another binary; `--variant` is sent as UCI_Variant (default chess).
+
+`--nodes N` writes Fairy-Stockfish's search score after N nodes instead (Contempt 0, which
+would otherwise favour the side to move; mates as +-2000; positions in check kept). A chess
+fit to such labels of the positions of Menagerie's games against it lost badly in play
+(tools/TRIED.md, stop 64): they carry the tactics of those games, which the evaluation's
+terms then try to explain.
 """
 import argparse
 import re
@@ -59,6 +65,45 @@ def total(answer):
     return float(m.group(1)) if m else None
 
 
+def search_scores(engine, variant, fens, nodes):
+    """Fairy-Stockfish's score after `nodes` nodes for each FEN, side to move's view, in
+    centipawns (mates +-2000; None if it reported none)."""
+    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def send(s):
+        p.stdin.write(s + "\n")
+        p.stdin.flush()
+
+    send("uci\nsetoption name UCI_Variant value %s\nsetoption name Contempt value 0" % variant)
+    for fen in fens:
+        send("position fen %s\ngo nodes %d" % (fen, nodes))
+        score = None
+        for reply in p.stdout:
+            t = reply.split()
+            if t and t[0] == "info" and "score" in t:
+                i = t.index("score")
+                v = int(t[i + 2])
+                score = v if t[i + 1] == "cp" else (2000 if v > 0 else -2000)
+            elif t and t[0] == "bestmove":
+                break
+        yield score
+    send("quit")
+    p.wait()
+
+
+def label_searched(engine, variant, lines, out, nodes):
+    kept = 0
+    fens = [line.split(";")[0] for line in lines]
+    for line, v in zip(lines, search_scores(engine, variant, fens, nodes)):
+        if v is None:
+            continue
+        fields = line.split(";")
+        fields[1] = str(max(-2000, min(2000, v)))
+        out.write(";".join(fields) + "\n")
+        kept += 1
+    return kept
+
+
 def label(engine, variant, lines, out):
     kept = 0
     fens = [line.split(";")[0] for line in lines]
@@ -81,11 +126,15 @@ def main():
     ap.add_argument("dst")
     ap.add_argument("--engine", default="/usr/games/fairy-stockfish")
     ap.add_argument("--variant", default="chess")
+    ap.add_argument("--nodes", type=int, default=0, help="search scores after this many nodes (see above)")
     a = ap.parse_args()
     lines = [l.strip() for l in open(a.src) if l.strip() and not l.startswith("#")]
     with open(a.dst, "w") as out:
-        kept = label(a.engine, a.variant, lines, out)
-    print("%d of %d positions labelled (the rest in check)" % (kept, len(lines)), file=sys.stderr)
+        if a.nodes > 0:
+            kept = label_searched(a.engine, a.variant, lines, out, a.nodes)
+        else:
+            kept = label(a.engine, a.variant, lines, out)
+    print("%d of %d positions labelled (the rest in check or unscored)" % (kept, len(lines)), file=sys.stderr)
 
 
 if __name__ == "__main__":
