@@ -65,42 +65,28 @@ def total(answer):
     return float(m.group(1)) if m else None
 
 
-def search_scores(engine, variant, fens, nodes):
-    """Fairy-Stockfish's score after `nodes` nodes for each FEN, side to move's view, in
-    centipawns (mates +-2000; None if it reported none)."""
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(s):
-        p.stdin.write(s + "\n")
-        p.stdin.flush()
-
-    send("uci\nsetoption name UCI_Variant value %s\nsetoption name Contempt value 0" % variant)
-    for fen in fens:
-        send("position fen %s\ngo nodes %d" % (fen, nodes))
-        score = None
-        for reply in p.stdout:
-            t = reply.split()
-            if t and t[0] == "info" and "score" in t:
-                i = t.index("score")
-                v = int(t[i + 2])
-                score = v if t[i + 1] == "cp" else (2000 if v > 0 else -2000)
-            elif t and t[0] == "bestmove":
-                break
-        yield score
-    send("quit")
-    p.wait()
-
-
 def label_searched(engine, variant, lines, out, nodes):
+    """Search-score labels: make_tuning_data.py's search of each position (a fresh
+    table each time), at Contempt 0; positions without a score are left out."""
+    import os
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from make_openings import Uci
+    from make_tuning_data import search
+
+    eng = Uci(engine, variant)
+    eng.send("setoption name Contempt value 0")
     kept = 0
-    fens = [line.split(";")[0] for line in lines]
-    for line, v in zip(lines, search_scores(engine, variant, fens, nodes)):
-        if v is None:
-            continue
+    for line in lines:
         fields = line.split(";")
-        fields[1] = str(max(-2000, min(2000, v)))
+        eng.send("ucinewgame")
+        score, _ = search(eng, fields[0], [], nodes)
+        if score is None:
+            continue
+        fields[1] = str(max(-2000, min(2000, score)))
         out.write(";".join(fields) + "\n")
         kept += 1
+    eng.close()
     return kept
 
 
