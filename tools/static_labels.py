@@ -22,6 +22,7 @@ fit to such labels of the positions of Menagerie's games against it lost badly i
 terms then try to explain.
 """
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -68,8 +69,6 @@ def total(answer):
 def label_searched(engine, variant, lines, out, nodes):
     """Search-score labels: make_tuning_data.py's search of each position (a fresh
     table each time), at Contempt 0; positions without a score are left out."""
-    import os
-
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from make_openings import Uci
     from make_tuning_data import search
