@@ -1,5 +1,5 @@
-//! Menagerie's static evaluation of positions, for analysis scripts
-//! (tools/eval_residuals.py): reads lines `FEN[;...]` on stdin and prints
+//! Menagerie's static evaluation of positions, for analysis scripts (one
+//! compared it with Fairy-Stockfish's, tools/TRIED.md stop 49): reads lines `FEN[;...]` on stdin and prints
 //! `FEN;EVAL`, the evaluation in centipawns from the side to move's view.
 //! Lines whose FEN does not parse are skipped.
 //!

@@ -4,7 +4,7 @@
 The scale is Fairy-Stockfish 11.1's UCI_Elo (UCI_LimitStrength on), at the time control
 given (default 10+0.1), in each variant: a level of nominal Elo E should score 50% against
 Fairy-Stockfish at UCI_Elo E. Each level plays --pairs game pairs per variant (each opening
-twice, colours swapped: sprt.py's runner over the shared referee) against the reference of
+twice, colours swapped: sprt.py's runner over tools/referee.py) against the reference of
 matching strength, and the score gives the level's Elo:
 
   anchored  Fairy-Stockfish at UCI_Elo = the level's nominal Elo, brought within its range
@@ -93,8 +93,7 @@ def menagerie_spec(engine, level, name):
 
 
 def find_referee(given):
-    for p in ([given] if given else []) + [sprt.DEFAULT_REFEREE,
-                                           os.path.join(REPO, "..", "..", "shared", "tools", "referee.py")]:
+    for p in ([given] if given else []) + [sprt.DEFAULT_REFEREE]:
         if p and os.path.exists(p):
             return os.path.abspath(p)
     raise SystemExit("referee.py not found (use --referee)")

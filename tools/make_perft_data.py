@@ -22,7 +22,7 @@ Outputs
   <out>/<variant>.epd        one position per line:
                                FEN ;D1 n ;D2 n ... ;label NAME
                              - the start position,
-                             - every position of the shared perft reference (perft-reference.json,
+                             - every position of the perft reference (tools/perft-reference.json,
                                --reference) for that variant, with its counts for the depths whose
                                count is <= 20,000,000 (re-verified with the binary),
                              - 3 positions from seeded random playouts (8-60 plies, MAIN_SEED),
@@ -80,7 +80,8 @@ extinction pocketknight breakthrough almost chigorin nocastle torpedo berolina p
 grasshopper nightrider kinglet threekings codrus loop gorogoro euroshogi judkins chancellor
 embassy centaur amazon coregal newzealand shako cannonshogi""".split()
 
-DEFAULT_REFERENCE = "/work/shared/perft/perft-reference.json"
+# The team's perft reference, kept beside this script (tools/README.md says where it came from).
+DEFAULT_REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "perft-reference.json")
 
 
 # --------------------------------------------------------------------------- engine

@@ -1,5 +1,5 @@
-"""pgn.py -- reads the PGN files ../shared/tools/referee.py writes (sprt.py --pgn); shared by
-pgn_positions.py, pgn_depths.py and pgn_crossings.py.
+"""pgn.py -- reads the PGN files tools/referee.py writes (sprt.py --pgn); shared by
+pgn_positions.py and pgn_depths.py.
 
 `games(path)` yields each game's tags and its moves, each move with the comment that follows
 it (`{book}` for an opening move, `{SCORE/DEPTH TIMEs}` for a searched one, "" for none;

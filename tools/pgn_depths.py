@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """pgn_depths.py -- how deep and how long each engine searched, from referee PGN files.
 
-Reads the move comments `{SCORE/DEPTH TIMEs}` that ../shared/tools/referee.py writes
+Reads the move comments `{SCORE/DEPTH TIMEs}` that tools/referee.py writes
 (book moves, `{book}`, are skipped) and prints, per engine, the average depth and time
 per move over all games and by stretches of the game (`--bucket` plies each, counted
 from the game's start, the opening moves included):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """sprt.py -- the strength-testing loop: candidate against base (SPRT), and gauntlets.
 
-Games are played by the shared referee (../shared/tools/referee.py: pyffish checks every
+Games are played by the referee (tools/referee.py: pyffish checks every
 move and ends every game), one opening per game pair, each opening played twice with
 colours swapped. Several pairs run side by side (--concurrency, default 2: one game per
 core on the 2-core machine; a game's two engines think in turn). Openings come from the
@@ -50,7 +50,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-DEFAULT_REFEREE = os.path.join(REPO, "..", "shared", "tools", "referee.py")
+DEFAULT_REFEREE = os.path.join(HERE, "referee.py")
 OPENINGS_DIR = os.path.join(HERE, "openings")
 BAD_REASONS = ("lost on time", "illegal move", "crashed", "false claim", "rejected the legal move", "exceeded st")
 

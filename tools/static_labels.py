@@ -11,7 +11,7 @@ deep, which no static evaluation can see; the static evaluation is a target the
 evaluation can actually meet. Fitted with `menagerie tune --lambda 0`, Menagerie's
 evaluation learns to agree with Fairy-Stockfish's, term by term where it has the terms.
 
-    python3 tools/static_labels.py /work/tune/chess-1500.data /work/tune/chess-1500-static.data
+    python3 tools/static_labels.py /tmp/tune/chess.data /tmp/tune/chess-static.data
 
 `--engine` names another binary; `--variant` is sent as UCI_Variant (default chess).
 

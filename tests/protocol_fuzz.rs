@@ -14,7 +14,6 @@
 //! synchronises (CECP: `?` to end any thinking, then `ping`; UCI: `stop`, then
 //! `isready`) and times the answer from the moment the `ping`/`isready` was sent.
 
-#[path = "../tests/protocol_support/mod.rs"]
 mod protocol_support;
 
 use menagerie::board::{Position, Ruleset, check_variant};

@@ -6,14 +6,15 @@
 # dropped when testLegality && !*engineVariant && markers; "choice" is read only when
 # !testLegality) and draws its own markers; with it off, the engine's are shown.
 #
-#   tests/data/protocol/xboard_legality_shots.sh ENGINE_BINARY [OUT_DIR]
+#   tools/xboard/xboard_legality_shots.sh ENGINE_BINARY [OUT_DIR]
 #
-# Needs ../shared/tools (xboard_session.sh, xboard_lift.sh). Prints the lift/highlight and
+# Uses xboard_session.sh and xboard_lift.sh beside it (XBoard, Xvfb, xdotool,
+# ImageMagick). Prints the lift/highlight and
 # move traffic; the screenshots are OUT_DIR/{legal,nolegal}-{zh-drop,shogi-lift,shogi-move}.png.
 set -u
 ENGINE=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 OUT=${2:-/tmp/xboard-legality}
-TOOLS=${TOOLS:-/work/shared/tools}
+TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 L=$TOOLS/xboard_lift.sh
 rm -rf "$OUT"; mkdir -p "$OUT"
 for mode in legal nolegal; do

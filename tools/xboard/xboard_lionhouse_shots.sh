@@ -6,18 +6,19 @@
 # user moves both sides) with legality testing off, so that it relies on the
 # engine's highlight and `choice`.
 #
-#   tests/data/protocol/xboard_lionhouse_shots.sh ENGINE_BINARY [OUT_DIR]
+#   tools/xboard/xboard_lionhouse_shots.sh ENGINE_BINARY [OUT_DIR]
 #
-# Needs ../shared/tools (xboard_session.sh, xboard_lift.sh). Prints the lift/highlight
+# Uses xboard_session.sh and xboard_lift.sh beside it (XBoard, Xvfb, xdotool,
+# ImageMagick). Prints the lift/highlight
 # traffic; the screenshots are OUT_DIR/shot-*.png.
 set -u
 ENGINE=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 OUT=${2:-/tmp/xboard-lionhouse}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOOLS=${TOOLS:-/work/shared/tools}
+TOOLS=$HERE
 L=$TOOLS/xboard_lift.sh
 rm -rf "$OUT"
-"$TOOLS/xboard_session.sh" start -e "$ENGINE --variants $HERE/variants.ini" -v lionhouse -o "$OUT" \
+"$TOOLS/xboard_session.sh" start -e "$ENGINE --variants $HERE/../../tests/data/protocol/variants.ini" -v lionhouse -o "$OUT" \
   -m EditGame -x '-testLegality false' -s 64 >/dev/null || exit 1
 trap '"$TOOLS/xboard_session.sh" stop "$OUT" >/dev/null' EXIT
 move() { "$L" "$OUT" "$1" --to "$2" -o "$OUT/move-$1-$2.png" >/dev/null 2>&1; }

@@ -5,16 +5,17 @@
 # on Limit Strength with Elo 800 in the same dialog. Prints the options XBoard sends and
 # the engine's thinking and moves (from XBoard's debug log).
 #
-#   tests/data/protocol/xboard_strength_shots.sh ENGINE_BINARY [OUT_DIR] [DISPLAY]
+#   tools/xboard/xboard_strength_shots.sh ENGINE_BINARY [OUT_DIR] [DISPLAY]
 #
-# Needs ../shared/tools (xboard_session.sh, xboard_lift.sh). The menu and dialog
+# Uses xboard_session.sh and xboard_lift.sh beside it (XBoard, Xvfb, xdotool,
+# ImageMagick). The menu and dialog
 # positions are those of XBoard 4.9.1 with the session script's defaults (square size
 # 49); the dialog is found by its title. Screenshots: OUT_DIR/*.png.
 set -u
 ENGINE=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 OUT=${2:-/tmp/xboard-strength}
 DISP=${3:-:99}
-TOOLS=${TOOLS:-/work/shared/tools}
+TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 L=$TOOLS/xboard_lift.sh
 rm -rf "$OUT"
 "$TOOLS/xboard_session.sh" start -e "$ENGINE" -o "$OUT" -D "$DISP" -t 2 -i 0 -T 900 >/dev/null || exit 1
