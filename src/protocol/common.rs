@@ -2,7 +2,7 @@
 //! engine's name, the time it allows for the GUI and for emergencies, and the backlog
 //! of input lines that wait for a search to end. Each value is written here once.
 
-use menagerie::search::Limits;
+use crate::search::Limits;
 use std::collections::VecDeque;
 use std::time::Duration;
 

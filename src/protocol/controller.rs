@@ -6,12 +6,12 @@
 
 use super::game_end::{self, GameEnd};
 use super::io::{Input, PerftEvent};
-use menagerie::board::{Position, Ruleset};
-use menagerie::book::Book;
-use menagerie::movegen::perft_divide_until;
-use menagerie::search::{Callback, Limits, Searcher};
-use menagerie::types::{Move, MoveList};
-use menagerie::variant::{LoadReport, Variant, VariantSet};
+use crate::board::{Position, Ruleset};
+use crate::book::Book;
+use crate::movegen::perft_divide_until;
+use crate::search::{Callback, Limits, Searcher};
+use crate::types::{Move, MoveList};
+use crate::variant::{LoadReport, Variant, VariantSet};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -302,7 +302,7 @@ impl Controller {
         self.searcher.ponderhit();
     }
 
-    /// Search threads, at most [`menagerie::search::max_threads`]: returns how many
+    /// Search threads, at most [`crate::search::max_threads`]: returns how many
     /// there are now. On an error the old threads stay.
     pub fn set_threads(&mut self, n: usize) -> Result<usize, String> {
         self.searcher.set_threads(n).map_err(|e| e.to_string())

@@ -5,8 +5,8 @@
 //! input, and the events of the search thread. The session therefore runs on a single
 //! thread and its output is always in a well-defined order.
 
-use menagerie::search::Event;
-use menagerie::types::Move;
+use crate::search::Event;
+use crate::types::Move;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::Sender;
 

@@ -19,9 +19,9 @@ mod uci;
 mod wire;
 pub mod xboard;
 
+use crate::variant::VariantSet;
 use controller::Controller;
 use io::Input;
-use menagerie::variant::VariantSet;
 use std::sync::mpsc;
 
 /// Which protocol to speak.

@@ -7,8 +7,8 @@ use super::Protocol;
 use super::common;
 use super::controller::Controller;
 use super::opponent::Opponent;
-use menagerie::search::skill::{self, Skill};
-use menagerie::variant::LoadReport;
+use crate::search::skill::{self, Skill};
+use crate::variant::LoadReport;
 use std::path::Path;
 
 /// An option's type, with its default and limits.

@@ -10,9 +10,9 @@ use super::controller::{Controller, Wake};
 use super::io::{Input, Output, PerftEvent};
 use super::options::{self, Applied, Settings};
 use super::{fallback, wire};
-use menagerie::board::Position;
-use menagerie::search::{Event, Info, Limits, LiveReports, Score};
-use menagerie::types::{Color, Move};
+use crate::board::Position;
+use crate::search::{Event, Info, Limits, LiveReports, Score};
+use crate::types::{Color, Move};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
@@ -563,7 +563,7 @@ impl Session {
 
 fn legal_in(pos: &mut Position, m: Move) -> bool {
     let rules = pos.rules().clone();
-    let mut list = menagerie::types::MoveList::new();
+    let mut list = crate::types::MoveList::new();
     rules.generate_legal(pos, &mut list);
     list.contains(m)
 }

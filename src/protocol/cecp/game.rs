@@ -2,12 +2,12 @@
 //! undo/remove, moves, claims, hint, bk, options, exclude/include.
 
 use super::{Activity, EditBoard, Mode, Session};
+use crate::board::shuffled_start_fen;
 use crate::protocol::Protocol;
 use crate::protocol::options::{self, Applied};
 use crate::protocol::wire;
 use crate::protocol::xboard::{self, XbVariant};
-use menagerie::board::shuffled_start_fen;
-use menagerie::types::{Color, RankNumbering};
+use crate::types::{Color, RankNumbering};
 
 impl Session {
     /// Forget what belonged to the previous position.

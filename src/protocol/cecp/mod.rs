@@ -19,11 +19,11 @@ use super::io::{Input, Output};
 use super::options::{self, Settings};
 use super::wire;
 use super::xboard::{self, XbVariant};
+use crate::board::Position;
+use crate::search::Info;
+use crate::types::{Color, Move};
 use clock::Clock;
 use command::{Command, ParseError};
-use menagerie::board::Position;
-use menagerie::search::Info;
-use menagerie::types::{Color, Move};
 use std::sync::mpsc::Receiver;
 use std::time::Instant;
 
@@ -55,7 +55,7 @@ enum Abort {
 /// Lines of the obsolete `edit` command being collected.
 struct EditBoard {
     white: bool,
-    pieces: Vec<(menagerie::types::Square, Color, char)>,
+    pieces: Vec<(crate::types::Square, Color, char)>,
 }
 
 pub struct Session {
@@ -363,9 +363,9 @@ impl Session {
             Color(white) => {
                 // Obsolete: the engine plays the other colour.
                 self.mode = Mode::Plays(if white {
-                    menagerie::types::Color::Black
+                    crate::types::Color::Black
                 } else {
-                    menagerie::types::Color::White
+                    crate::types::Color::White
                 });
             }
             Level(l) => self.clock.set_level(l),
