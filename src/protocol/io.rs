@@ -57,7 +57,8 @@ pub fn spawn_stdin_reader(tx: Sender<Input>) {
             }
         });
     if reader.is_err() {
-        eprintln!("error: cannot start the input thread");
+        // (eprintln! would panic on a closed stderr; the exit status still tells.)
+        let _ = writeln!(std::io::stderr(), "error: cannot start the input thread");
         std::process::exit(1);
     }
 }
