@@ -2,13 +2,13 @@
 //! even while searching, and reports every search with exactly one `bestmove`.
 //! Input it cannot use is ignored with an `info string` that says why.
 
-use super::Protocol;
 use super::common::{
     Backlog, ENGINE_AUTHOR, ENGINE_NAME, MAX_REQUESTED_COUNT, MOVE_OVERHEAD, emergency_budget,
+    engine_about,
 };
 use super::controller::{Controller, Wake};
 use super::io::{Input, Output, PerftEvent};
-use super::options::{self, Applied, Settings};
+use super::options::{self, Applied, EngineOption, Kind, Settings};
 use super::{fallback, wire};
 use crate::board::Position;
 use crate::search::{Event, Info, Limits, LiveReports, Score};
@@ -40,10 +40,25 @@ enum Command {
     Quit,
 }
 
-fn parse(line: &str) -> Result<Command, String> {
+/// Why a UCI line is not a usable command.
+#[derive(Debug, PartialEq, thiserror::Error)]
+enum CommandError {
+    #[error("empty line")]
+    Empty,
+    #[error("setoption without 'name'")]
+    SetOptionWithoutNameWord,
+    #[error("setoption without a name")]
+    SetOptionWithoutName,
+    #[error("position needs 'startpos' or 'fen FEN'")]
+    PositionWithoutStart,
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+}
+
+fn parse(line: &str) -> Result<Command, CommandError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(&first) = words.first() else {
-        return Err("empty line".into());
+        return Err(CommandError::Empty);
     };
     let rest = &words[1..];
     Ok(match first {
@@ -53,7 +68,7 @@ fn parse(line: &str) -> Result<Command, String> {
         "setoption" => {
             // setoption name N... [value V...]; names may contain spaces.
             if rest.first() != Some(&"name") {
-                return Err("setoption without 'name'".into());
+                return Err(CommandError::SetOptionWithoutNameWord);
             }
             let after = &rest[1..];
             let (name, value) = match after.iter().position(|&w| w == "value") {
@@ -61,7 +76,7 @@ fn parse(line: &str) -> Result<Command, String> {
                 None => (after.join(" "), None),
             };
             if name.is_empty() {
-                return Err("setoption without a name".into());
+                return Err(CommandError::SetOptionWithoutName);
             }
             Command::SetOption { name, value }
         }
@@ -76,7 +91,7 @@ fn parse(line: &str) -> Result<Command, String> {
             let fen = match head.first() {
                 Some(&"startpos") => None,
                 Some(&"fen") if head.len() > 1 => Some(head[1..].join(" ")),
-                _ => return Err("position needs 'startpos' or 'fen FEN'".into()),
+                _ => return Err(CommandError::PositionWithoutStart),
             };
             Command::Position { fen, moves }
         }
@@ -84,7 +99,7 @@ fn parse(line: &str) -> Result<Command, String> {
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit,
         "quit" => Command::Quit,
-        other => return Err(format!("unknown command '{other}'")),
+        other => return Err(CommandError::Unknown(other.to_string())),
     })
 }
 
@@ -264,7 +279,7 @@ impl Session {
         self.out.line(&format!("id name {ENGINE_NAME}"));
         self.out.line(&format!("id author {ENGINE_AUTHOR}"));
         for option in &options::OPTIONS {
-            if let Some(line) = option.uci_line(&self.ctl) {
+            if let Some(line) = option_line(option, &self.ctl) {
                 self.out.line(&line);
             }
         }
@@ -275,7 +290,7 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let Some(option) = options::find(Protocol::Uci, name) else {
+        let Some(option) = options::find(name, |o| o.uci) else {
             self.info_string(&format!("ignored: unknown option '{name}'"));
             return;
         };
@@ -568,6 +583,30 @@ fn legal_in(pos: &mut Position, m: Move) -> bool {
     list.contains(m)
 }
 
+/// An option's UCI `option name ...` line (None for a CECP-only option); the variant
+/// combo lists the loaded variants with the current one as default.
+fn option_line(option: &EngineOption, ctl: &Controller) -> Option<String> {
+    let name = option.uci?;
+    let kind = match option.kind {
+        Kind::Spin { default, min, max } => {
+            format!("type spin default {default} min {min} max {max}")
+        }
+        Kind::Check { default } => format!("type check default {default}"),
+        Kind::Button => "type button".to_string(),
+        Kind::File | Kind::Text => "type string default <empty>".to_string(),
+        Kind::About => format!("type string default {}", engine_about()),
+        Kind::Variant => {
+            let vars: String = ctl
+                .variants()
+                .names()
+                .map(|n| format!(" var {n}"))
+                .collect();
+            format!("type combo default {}{vars}", ctl.variant().name)
+        }
+    };
+    Some(format!("option name {name} {kind}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -595,7 +634,10 @@ mod tests {
                 moves: vec!["e2e4".into(), "e7e5".into()]
             })
         );
-        assert!(parse("position").is_err());
-        assert!(parse("fly away").is_err());
+        assert_eq!(parse("position"), Err(CommandError::PositionWithoutStart));
+        assert_eq!(
+            parse("fly away").map_err(|e| e.to_string()),
+            Err("unknown command 'fly'".into())
+        );
     }
 }

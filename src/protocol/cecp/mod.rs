@@ -16,7 +16,7 @@ use super::common::{Backlog, ENGINE_NAME, emergency_budget};
 use super::controller::{Controller, Wake};
 use super::highlight::{MoveEntry, Reply};
 use super::io::{Input, Output};
-use super::options::{self, Settings};
+use super::options::{self, EngineOption, Kind, Settings};
 use super::wire;
 use super::xboard::{self, XbVariant};
 use crate::board::Position;
@@ -462,7 +462,7 @@ impl Session {
         let variants = self.variants_feature();
         self.out.line(&variants);
         for option in &options::OPTIONS {
-            if let Some(line) = option.cecp_line() {
+            if let Some(line) = option_feature(option) {
                 self.out.line(&line);
             }
         }
@@ -555,9 +555,39 @@ fn wrap(text: &str, width: usize) -> String {
     out
 }
 
+/// An option's CECP `feature option="..."` line; None for an option that CECP sets
+/// another way or not at all.
+fn option_feature(option: &EngineOption) -> Option<String> {
+    let name = option.cecp?;
+    let kind = match option.kind {
+        Kind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
+        Kind::Check { default } => format!("-check {}", default as u8),
+        Kind::Button => "-button".to_string(),
+        Kind::File => "-file ".to_string(),
+        Kind::Text => "-string ".to_string(),
+        // CECP chooses variants with its `variant` command, and has no place for a
+        // description.
+        Kind::Variant | Kind::About => return None,
+    };
+    Some(format!("feature option=\"{name} {kind}\""))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::wrap;
+    use super::{option_feature, options, wrap};
+
+    #[test]
+    fn option_features() {
+        assert_eq!(
+            option_feature(&options::MULTI_PV).as_deref(),
+            Some("feature option=\"MultiPV -spin 1 1 64\"")
+        );
+        assert_eq!(
+            option_feature(&options::BOOK).as_deref(),
+            Some("feature option=\"Book -check 0\"")
+        );
+        assert_eq!(option_feature(&options::HASH), None, "CECP has `memory`");
+    }
 
     #[test]
     fn dialog_lines_are_wrapped_at_spaces() {
