@@ -7,20 +7,27 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The built-in variants plus `files`, and what loading them had to say: one line per
-/// problem, `error: FILE:LINE: ...`, then per note, `note: ...`. The lines are printed
-/// on stderr here; protocol mode also tells them to the GUI. A section that fails is
-/// left out and the rest stays usable: no command stops on a bad variant file unless
-/// it needs the variant that failed.
+/// problem, `error: FILE:LINE: ...`, then per note, `note: ...` ([`read`]), printed on
+/// stderr; protocol mode also tells them to the GUI. A section that fails is left out
+/// and the rest stays usable: no command stops on a bad variant file unless it needs
+/// the variant that failed.
 pub fn load(files: &[PathBuf]) -> (VariantSet, Vec<String>) {
+    let (set, report) = read(files);
+    for line in &report {
+        err!("{line}");
+    }
+    (set, report)
+}
+
+/// [`load`] without printing anything (for a caller that shows the report its own
+/// way, such as an in-process session).
+pub fn read(files: &[PathBuf]) -> (VariantSet, Vec<String>) {
     let mut set = VariantSet::builtin(check_variant);
     let mut report = Vec::new();
     for f in files {
         let r = set.load_file(f);
         report.extend(r.errors.iter().map(|e| format!("error: {e}")));
         report.extend(r.notes.iter().map(|n| format!("note: {n}")));
-    }
-    for line in &report {
-        err!("{line}");
     }
     (set, report)
 }

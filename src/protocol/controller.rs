@@ -301,10 +301,10 @@ impl Controller {
         id == self.search_id
     }
 
-    /// End the session: the search is told to stop, the process exits.
-    pub fn quit(&self) -> ! {
-        self.searcher.signal_stop();
-        std::process::exit(0)
+    /// The session ends: the running search or perft is told to stop (no one waits
+    /// for what it would still report).
+    pub fn end_session(&self) {
+        self.stop_search();
     }
 
     /// Ask the running search to finish (it still reports a best move), or the

@@ -120,13 +120,16 @@ pub struct Session {
     settings: Settings,
     /// The running "search" is a perft; the nodes of the root moves counted so far.
     perft: Option<u64>,
+    /// `quit` came or the input ended: [`Session::run`] returns.
+    ended: bool,
 }
 
 impl Session {
-    pub fn new(ctl: Controller) -> Session {
+    pub fn new(ctl: Controller, out: Output) -> Session {
         Session {
             ctl,
-            out: Output::stdout(),
+            out,
+            ended: false,
             searching: false,
             stopping: false,
             backlog: Backlog::default(),
@@ -143,7 +146,7 @@ impl Session {
         if let Some(line) = first {
             self.on_line(line);
         }
-        loop {
+        while !self.ended {
             // Backlogged lines run in order as soon as no stopped search is pending.
             let next = self.backlog.next(!self.stopping);
             let input = if let Some(l) = next {
@@ -168,9 +171,15 @@ impl Session {
                 Input::Line(l) => self.on_line(l),
                 Input::Search(id, ev) => self.on_search_event(id, ev),
                 Input::Perft(id, ev) => self.on_perft_event(id, ev),
-                Input::Eof => self.ctl.quit(),
+                Input::Eof => self.quit(),
             }
         }
+    }
+
+    /// End the session (`quit`, or the end of input).
+    fn quit(&mut self) {
+        self.ctl.end_session();
+        self.ended = true;
     }
 
     /// The search thread ended without a best move: answer with a fallback move so
@@ -219,7 +228,8 @@ impl Session {
             }
         };
         if matches!(cmd, Command::Quit) {
-            self.ctl.quit();
+            self.quit();
+            return;
         }
         // While a stopped search winds down, everything keeps its order (a `stop`
         // meant for the next search must not hit this one).
@@ -228,7 +238,10 @@ impl Session {
             return;
         }
         match cmd {
-            Command::Quit => self.ctl.quit(),
+            Command::Quit => {
+                self.quit();
+                return;
+            }
             Command::IsReady => {
                 self.out.line("readyok");
                 return;
@@ -271,7 +284,7 @@ impl Session {
             }
             Command::Position { fen, moves } => self.position(fen.as_deref(), &moves),
             Command::Go(args) => self.go(&args),
-            Command::Quit => self.ctl.quit(),
+            Command::Quit => self.quit(),
         }
     }
 

@@ -101,14 +101,17 @@ pub struct Session {
     /// The position in which a search died or an analysis ended by itself (no new
     /// analysis or ponder search is started there).
     failed_key: Option<u64>,
+    /// `quit` came or the input ended: [`Session::run`] returns.
+    ended: bool,
 }
 
 impl Session {
-    pub fn new(ctl: Controller) -> Session {
+    pub fn new(ctl: Controller, out: Output) -> Session {
         let xb = XbVariant::new(ctl.variant());
         Session {
             ctl,
-            out: Output::stdout(),
+            out,
+            ended: false,
             xb,
             mode: Mode::Plays(Color::Black),
             activity: Activity::Idle,
@@ -144,7 +147,7 @@ impl Session {
         if let Some(line) = first {
             self.on_line(line);
         }
-        loop {
+        while !self.ended {
             // Backlogged lines run in order once no stopped search is pending; a ping
             // waits for the move while the engine thinks (later lines that can be
             // answered during the search are not held up by it).
@@ -163,10 +166,18 @@ impl Session {
                 Input::Search(id, event) => self.on_search_event(id, event),
                 // CECP has no perft command.
                 Input::Perft(..) => {}
-                Input::Eof => self.ctl.quit(),
+                Input::Eof => self.quit(),
             }
-            self.start_activity();
+            if !self.ended {
+                self.start_activity();
+            }
         }
+    }
+
+    /// End the session (`quit`, or the end of input).
+    fn quit(&mut self) {
+        self.ctl.end_session();
+        self.ended = true;
     }
 
     /// The next input; None after handling a deadline or a dead search.
@@ -208,7 +219,7 @@ impl Session {
         // Edit mode takes every line except the two that must always work.
         if self.edit.is_some() {
             match command::parse(&line) {
-                Ok(Command::Quit) => self.ctl.quit(),
+                Ok(Command::Quit) => self.quit(),
                 Ok(Command::Ping(n)) => self.out.line(&format!("pong {n}")),
                 _ => self.on_edit_line(&line),
             }
@@ -229,7 +240,8 @@ impl Session {
             }
         };
         if matches!(cmd, Command::Quit) {
-            self.ctl.quit();
+            self.quit();
+            return;
         }
         if self.aborting.is_some() {
             // Order is kept: everything waits for the stopped search.
@@ -355,7 +367,7 @@ impl Session {
             }
             New => self.new_game(),
             Variant(name) => self.variant(&name, line),
-            Quit => self.ctl.quit(),
+            Quit => self.quit(),
             Random => {}
             Force => self.mode = Mode::Force,
             Go => self.mode = Mode::Plays(self.ctl.position().side_to_move()),
