@@ -1,7 +1,7 @@
 //! The `menagerie` command: its arguments (clap), and one driver per subcommand.
 //! `main.rs` parses the arguments and calls the driver; everything a driver prints
-//! goes through [`out!`](crate::cli) and [`err!`](crate::cli), whose closed-pipe
-//! behaviour is written once in [`say`].
+//! goes through the `out!` (stdout) and `err!` (stderr) macros, whose closed-pipe
+//! behaviour is written once, in [`say`] and [`say_err`].
 
 use clap::{Parser, Subcommand};
 use std::io::Write;

@@ -1,12 +1,12 @@
 //! The protocol layer: XBoard/WinBoard (CECP v2) and UCI, both thin skins over one
-//! [`controller::Controller`]. What both share is written once: the options
-//! ([`options`]: UCI option lines and CECP `feature option` lines come from one table)
-//! and the protocol core ([`common`]: engine name, move overhead, emergency stop,
-//! fallback budget, input backlog). The first input line picks the protocol (`uci`,
-//! or anything else for CECP, whose first line is `xboard`); a reader thread feeds
-//! stdin into the session's channel so that the engine answers while it searches.
-//! [`InProcess`] runs the same session fed and read from within a program (the
-//! transcript tests use it).
+//! engine controller (`controller.rs`). What both share is written once: the options
+//! (`options.rs`: one table of what each option is and does, which each protocol
+//! renders in its own syntax) and the protocol core (`common.rs`: engine name, move
+//! overhead, emergency stop, fallback budget, input backlog). The first input line
+//! picks the protocol (`uci`, or anything else for CECP, whose first line is
+//! `xboard`); a reader thread feeds stdin into the session's channel so that the
+//! engine answers while it searches. [`InProcess`] runs the same session fed and
+//! read from within a program (the transcript tests use it).
 
 mod cecp;
 mod common;
