@@ -15,15 +15,21 @@
 //! eval      evaluation driven by the variant's rules
 //! search    iterative deepening, Lazy SMP, transposition table, bench
 //! book      opening books
+//! protocol  XBoard/WinBoard (CECP) and UCI sessions over one engine controller; the
+//!           engine's options, described once and worded by each protocol
+//! cli       the `menagerie` command's subcommands (perft, check, moves, bench, book,
+//!           tune, variants, protocol mode), the one loader of variant files and the
+//!           one output path that a closed pipe ends quietly
 //! ```
 //!
-//! The binary (`main.rs` and its `protocol` module: CECP, UCI, the engine controller)
-//! sits on top and may use every layer.
+//! The binary (`main.rs`) only parses the command line and calls into [`cli`].
 
 pub mod board;
 pub mod book;
+pub mod cli;
 pub mod eval;
 pub mod movegen;
+pub mod protocol;
 pub mod rules;
 pub mod search;
 pub mod types;

@@ -155,3 +155,25 @@ fn tune_starts_from_a_weights_file() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Every subcommand loads variant files with the one loader (src/cli/variants.rs): a
+/// bad section is reported as `error: FILE:LINE: ...`, as protocol mode reports it,
+/// and the sections that load stay usable.
+#[test]
+fn variant_file_errors_read_the_same_everywhere() {
+    let dir = std::env::temp_dir().join(format!("menagerie-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("mixed.ini");
+    std::fs::write(&file, "[bad2:chess]\nfoo = 1\n[good:chess]\n").expect("write ini");
+    let path = file.to_str().expect("UTF-8 temp path");
+    let expected = format!("error: {path}:2: [bad2] foo = 1: unknown key\n");
+    let o = menagerie(&["variants", "--variants", path]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), expected);
+    assert!(stdout(&o).lines().any(|l| l.starts_with("good 8x8 ")));
+    let o = menagerie(&["perft", "2", "--variant", "good", "--variants", path]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).starts_with(&expected), "{}", stderr(&o));
+    assert!(stdout(&o).ends_with("Nodes searched: 400\n"));
+    std::fs::remove_dir_all(&dir).ok();
+}

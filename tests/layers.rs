@@ -1,7 +1,9 @@
-//! The layers of src/lib.rs are true: every module of the library uses only the
+//! The layers of src/lib.rs are true: every module of the crate uses only the
 //! modules listed before it there. The test reads the list from lib.rs and every
 //! source file of the library, and names each import that reaches a later layer
 //! (`crate::X`, `crate::{X, ..}`, or `super::` climbing out of the module to `X`).
+//! Every source file belongs to a listed layer (none escapes the check), and the
+//! binary, main.rs, reaches the library only through its top layer.
 
 use std::path::{Path, PathBuf};
 
@@ -342,6 +344,54 @@ fn no_module_uses_a_later_layer() {
         "imports against the layers of lib.rs:\n{}",
         bad.join("\n")
     );
+}
+
+/// Every source file but lib.rs and main.rs lies in a module of the layer list: a
+/// module declared outside the list (or a file the binary declares for itself) would
+/// escape the check above.
+#[test]
+fn every_source_file_is_in_a_layer() {
+    let src = src_dir();
+    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
+    let order = layers(&lib);
+    let mut files = Vec::new();
+    rust_files(&src, &[], &mut files);
+    let outside: Vec<String> = files
+        .iter()
+        .filter(|(_, m)| match m.first() {
+            None => false,
+            Some(top) => !(top == "lib" || top == "main" || order.contains(top)),
+        })
+        .map(|(p, _)| p.strip_prefix(&src).unwrap_or(p).display().to_string())
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "source files outside the layers of lib.rs: {outside:?}"
+    );
+    let main = std::fs::read_to_string(src.join("main.rs")).expect("main.rs");
+    assert!(
+        !code_only(&main).contains("mod "),
+        "main.rs declares modules of its own: they belong in the library"
+    );
+}
+
+/// The binary is a thin dispatcher: it uses the library's top layer (the command
+/// line's drivers) and nothing below it.
+#[test]
+fn main_uses_only_the_top_layer() {
+    let src = src_dir();
+    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
+    let order = layers(&lib);
+    let top = order.last().expect("a layer list");
+    let main = std::fs::read_to_string(src.join("main.rs")).expect("main.rs");
+    // As seen from the binary the library is `menagerie::`, not `crate::`.
+    let code = code_only(&main).replace("menagerie::", "crate::");
+    let below: Vec<String> = references(&code, &[])
+        .into_iter()
+        .filter(|(m, _)| m != top)
+        .map(|(m, line)| format!("src/main.rs:{line}: uses {m}"))
+        .collect();
+    assert!(below.is_empty(), "main.rs reaches past {top}: {below:?}");
 }
 
 /// The scanner itself: it sees every form of a reaching import and nothing in

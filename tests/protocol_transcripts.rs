@@ -1,17 +1,31 @@
 //! Protocol transcripts: input lines and the exact replies, from data files in
-//! `tests/data/protocol/` (format: `tests/protocol_support/mod.rs`).
+//! `tests/data/protocol/` (format: `tests/protocol_support/mod.rs`). Each runs on a
+//! session of the library in-process; two also run through the binary, so that its
+//! stdin/stdout wiring and its exit are checked too.
 
 mod protocol_support;
+
+use protocol_support::{Run, run_transcript};
 
 macro_rules! transcripts {
     ($($name:ident => $file:expr),* $(,)?) => {
         $(
             #[test]
             fn $name() {
-                protocol_support::run_transcript($file);
+                run_transcript($file, Run::InProcess);
             }
         )*
     };
+}
+
+#[test]
+fn cecp_handshake_through_the_binary() {
+    run_transcript("cecp_handshake.txt", Run::Process);
+}
+
+#[test]
+fn uci_session_through_the_binary() {
+    run_transcript("uci_session.txt", Run::Process);
 }
 
 transcripts! {

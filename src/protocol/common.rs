@@ -2,7 +2,7 @@
 //! engine's name, the time it allows for the GUI and for emergencies, and the backlog
 //! of input lines that wait for a search to end. Each value is written here once.
 
-use menagerie::search::Limits;
+use crate::search::Limits;
 use std::collections::VecDeque;
 use std::time::Duration;
 
@@ -10,16 +10,14 @@ use std::time::Duration;
 pub const ENGINE_NAME: &str = concat!("Menagerie ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the Menagerie developers";
 
-/// What UCI_EngineAbout says: the project, what it is, and its licence (the `license`
-/// of Cargo.toml, which does not name one yet).
+/// The licence the engine is distributed under, as Cargo.toml's `license` states it.
+pub const LICENCE: &str = "MIT OR Apache-2.0";
+
+/// What UCI_EngineAbout says: the project, what it is, and its licence.
 pub fn engine_about() -> String {
-    let licence = match env!("CARGO_PKG_LICENSE") {
-        "" => "no licence is stated yet".to_string(),
-        l => format!("licence: {l}"),
-    };
     format!(
         "{ENGINE_NAME} by {ENGINE_AUTHOR}, a chess-variant engine for any variant \
-         defined in a variants.ini file; {licence}"
+         defined in a variants.ini file; licence: {LICENCE}"
     )
 }
 
@@ -103,6 +101,17 @@ impl Backlog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The about text names the licence of Cargo.toml (once Cargo.toml states one).
+    #[test]
+    fn about_names_the_licence() {
+        assert!(engine_about().ends_with("; licence: MIT OR Apache-2.0"));
+        let cargo = env!("CARGO_PKG_LICENSE");
+        assert!(
+            cargo.is_empty() || cargo == LICENCE,
+            "Cargo.toml says {cargo}"
+        );
+    }
 
     #[test]
     fn emergency_stop() {

@@ -6,12 +6,14 @@
 
 use super::game_end::{self, GameEnd};
 use super::io::{Input, PerftEvent};
-use menagerie::board::{Position, Ruleset};
-use menagerie::book::Book;
-use menagerie::movegen::perft_divide_until;
-use menagerie::search::{Callback, Limits, Searcher};
-use menagerie::types::{Move, MoveList};
-use menagerie::variant::{LoadReport, Variant, VariantSet};
+use crate::board::fen::FenError;
+use crate::board::{Position, Ruleset};
+use crate::book::Book;
+use crate::movegen::perft_divide_until;
+use crate::search::tt::TableError;
+use crate::search::{Callback, Limits, Searcher, ThreadsError};
+use crate::types::{Move, MoveList};
+use crate::variant::{LoadReport, UnknownVariant, Variant, VariantSet};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,6 +27,22 @@ pub enum Wake {
     Deadline,
     /// The search thread ended without reporting its end (it panicked).
     SearchDied,
+}
+
+/// Why the controller did not do what a protocol asked. Whatever it was to change
+/// (the game, the threads, the table) stays as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum ControlError {
+    #[error("{0}")]
+    Variant(UnknownVariant),
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    #[error("cannot start the perft thread: {0}")]
+    PerftThread(std::io::Error),
+    #[error("{0}")]
+    Threads(ThreadsError),
+    #[error("{table}; the table stays {old_mb} MB")]
+    Table { table: TableError, old_mb: usize },
 }
 
 /// How often a session checks that a running search is still alive.
@@ -113,8 +131,8 @@ impl Controller {
     }
 
     /// Switch to a loaded variant, at its start position.
-    pub fn select_variant(&mut self, name: &str) -> Result<(), String> {
-        let v = self.variants.find(name).map_err(|e| e.to_string())?;
+    pub fn select_variant(&mut self, name: &str) -> Result<(), ControlError> {
+        let v = self.variants.find(name).map_err(ControlError::Variant)?;
         self.searcher.stop();
         // Compiling the move tables takes a moment; GUIs re-select the same variant
         // before every search (UCI_Variant).
@@ -161,8 +179,8 @@ impl Controller {
 
     /// Set up a position from a FEN ([`Position::from_fen`]: it must read and be
     /// playable); on any problem the game is left as it was.
-    pub fn set_fen(&mut self, fen: &str) -> Result<(), String> {
-        self.pos = Position::from_fen(&self.rules, fen).map_err(|e| e.to_string())?;
+    pub fn set_fen(&mut self, fen: &str) -> Result<(), ControlError> {
+        self.pos = Position::from_fen(&self.rules, fen)?;
         Ok(())
     }
 
@@ -219,7 +237,7 @@ impl Controller {
     /// background, root move by root move, as a search runs: the counts arrive on
     /// the session channel tagged with the returned id, then their end;
     /// [`Controller::stop_search`] stops the count.
-    pub fn start_perft(&mut self, depth: u32) -> Result<u64, String> {
+    pub fn start_perft(&mut self, depth: u32) -> Result<u64, ControlError> {
         self.search_id += 1;
         let id = self.search_id;
         let mut pos = self.pos.clone();
@@ -234,7 +252,7 @@ impl Controller {
                 });
                 let _ = tx.send(Input::Perft(id, PerftEvent::Done { stopped: !done }));
             })
-            .map_err(|e| format!("cannot start the perft thread: {e}"))?;
+            .map_err(ControlError::PerftThread)?;
         self.perft = Some(PerftJob { stop, handle });
         Ok(id)
     }
@@ -283,10 +301,10 @@ impl Controller {
         id == self.search_id
     }
 
-    /// End the session: the search is told to stop, the process exits.
-    pub fn quit(&self) -> ! {
-        self.searcher.signal_stop();
-        std::process::exit(0)
+    /// The session ends: the running search or perft is told to stop (no one waits
+    /// for what it would still report).
+    pub fn end_session(&self) {
+        self.stop_search();
     }
 
     /// Ask the running search to finish (it still reports a best move), or the
@@ -302,19 +320,19 @@ impl Controller {
         self.searcher.ponderhit();
     }
 
-    /// Search threads, at most [`menagerie::search::max_threads`]: returns how many
+    /// Search threads, at most [`crate::search::max_threads`]: returns how many
     /// there are now. On an error the old threads stay.
-    pub fn set_threads(&mut self, n: usize) -> Result<usize, String> {
-        self.searcher.set_threads(n).map_err(|e| e.to_string())
+    pub fn set_threads(&mut self, n: usize) -> Result<usize, ControlError> {
+        self.searcher.set_threads(n).map_err(ControlError::Threads)
     }
 
     /// Table size in MB. More than the machine has is refused, and the old table
     /// stays.
-    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
-        let old = self.searcher.hash_mb();
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), ControlError> {
+        let old_mb = self.searcher.hash_mb();
         self.searcher
             .set_hash_mb(mb)
-            .map_err(|e| format!("{e}; the table stays {old} MB"))
+            .map_err(|table| ControlError::Table { table, old_mb })
     }
 
     pub fn clear_hash(&mut self) {

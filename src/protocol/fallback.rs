@@ -4,11 +4,11 @@
 //! and keeps the game going with legal moves.
 
 use super::common::FALLBACK_BUDGET;
-use menagerie::board::{Position, Ruleset};
-use menagerie::search::{Info, Limits, Score};
-use menagerie::types::{Color, Move, MoveList};
-use menagerie::variant::GameValue;
-use menagerie::{movegen, rules};
+use crate::board::{Position, Ruleset};
+use crate::search::{Info, Limits, Score};
+use crate::types::{Color, Move, MoveList};
+use crate::variant::GameValue;
+use crate::{movegen, rules};
 use std::time::{Duration, Instant};
 
 const MATE: i32 = 100_000;

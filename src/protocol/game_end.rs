@@ -1,11 +1,11 @@
 //! Whether the game is over in a position, and how to say so: `1-0 {White mates}`.
-//! The decision comes from the variant's rules ([`menagerie::rules`]); this module only
+//! The decision comes from the variant's rules ([`crate::rules`]); this module only
 //! orders the checks and words the reason.
 
-use menagerie::board::Position;
-use menagerie::types::{Color, MoveList};
-use menagerie::variant::{GameValue, MaterialCounting, Variant};
-use menagerie::{movegen, rules};
+use crate::board::Position;
+use crate::types::{Color, MoveList};
+use crate::variant::{GameValue, MaterialCounting, Variant};
+use crate::{movegen, rules};
 
 /// A finished game: the result from White's point of view and a reason.
 #[derive(Clone, Debug, PartialEq, Eq)]

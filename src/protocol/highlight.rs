@@ -11,8 +11,8 @@
 //! ponders or analyses on copies of it.
 
 use super::xboard::XbVariant;
-use menagerie::board::Position;
-use menagerie::types::{Color, Geometry, Move, MoveKind, PieceType, RankNumbering, Square};
+use crate::board::Position;
+use crate::types::{Color, Geometry, Move, MoveKind, PieceType, RankNumbering, Square};
 
 /// What the user picked up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -261,7 +261,7 @@ fn parse_lift_square(pos: &Position, xb: &XbVariant, text: &str) -> Option<Lifte
 /// A board picture of colour letters: top rank first, runs of unmarked squares as
 /// numbers.
 pub fn color_fen(g: Geometry, marks: &[char]) -> String {
-    menagerie::board::fen::board_field((0..g.ranks).rev().map(|r| {
+    crate::board::fen::board_field((0..g.ranks).rev().map(|r| {
         (0..g.files).map(move |f| {
             let c = marks[g.square(f, r) as usize];
             (c != '.').then(|| c.to_string())

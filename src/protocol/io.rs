@@ -5,8 +5,8 @@
 //! input, and the events of the search thread. The session therefore runs on a single
 //! thread and its output is always in a well-defined order.
 
-use menagerie::search::Event;
-use menagerie::types::Move;
+use crate::search::Event;
+use crate::types::Move;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::Sender;
 
@@ -57,30 +57,52 @@ pub fn spawn_stdin_reader(tx: Sender<Input>) {
             }
         });
     if reader.is_err() {
-        eprintln!("error: cannot start the input thread");
+        // (eprintln! would panic on a closed stderr; the exit status still tells.)
+        let _ = writeln!(std::io::stderr(), "error: cannot start the input thread");
         std::process::exit(1);
     }
 }
 
-/// Line output. A failed write means the GUI is gone: the engine then exits quietly.
+/// Line output. On stdout a failed write means the GUI is gone: the engine then exits
+/// quietly. In-process ([`Output::lines`]) each line is sent to the reader; one who
+/// has stopped reading is not waited for.
 pub struct Output {
-    sink: Box<dyn Write + Send>,
+    sink: Sink,
+}
+
+enum Sink {
+    Stdout(std::io::Stdout),
+    Lines(Sender<String>),
 }
 
 impl Output {
     pub fn stdout() -> Output {
         Output {
-            sink: Box::new(std::io::stdout()),
+            sink: Sink::Stdout(std::io::stdout()),
+        }
+    }
+
+    /// Lines sent to a channel instead of written (an in-process session).
+    pub fn lines(to: Sender<String>) -> Output {
+        Output {
+            sink: Sink::Lines(to),
         }
     }
 
     /// Write one line and flush it.
     pub fn line(&mut self, text: &str) {
-        let ok = self.sink.write_all(text.as_bytes()).is_ok()
-            && self.sink.write_all(b"\n").is_ok()
-            && self.sink.flush().is_ok();
-        if !ok {
-            std::process::exit(0);
+        match &mut self.sink {
+            Sink::Stdout(out) => {
+                let ok = out.write_all(text.as_bytes()).is_ok()
+                    && out.write_all(b"\n").is_ok()
+                    && out.flush().is_ok();
+                if !ok {
+                    std::process::exit(0);
+                }
+            }
+            Sink::Lines(to) => {
+                let _ = to.send(text.to_string());
+            }
         }
     }
 }

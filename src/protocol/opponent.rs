@@ -18,16 +18,12 @@ pub struct Opponent {
 impl Opponent {
     /// `[title|none] [elo|none] [computer|human] name...` (the UCI specification's
     /// format); an empty value forgets the opponent.
-    pub fn parse_uci(text: &str) -> Result<Opponent, String> {
+    pub fn parse_uci(text: &str) -> Result<Opponent, OpponentError> {
         let words: Vec<&str> = text.split_whitespace().collect();
         if words.is_empty() {
             return Ok(Opponent::default());
         }
-        let bad = || {
-            format!(
-                "UCI_Opponent must be '[title|none] [elo|none] [computer|human] name', not '{text}'"
-            )
-        };
+        let bad = || OpponentError(text.to_string());
         if words.len() < 3 {
             return Err(bad());
         }
@@ -49,6 +45,11 @@ impl Opponent {
         })
     }
 }
+
+/// A `UCI_Opponent` value not in the specification's format (the value as sent).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("UCI_Opponent must be '[title|none] [elo|none] [computer|human] name', not '{0}'")]
+pub struct OpponentError(pub String);
 
 impl fmt::Display for Opponent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

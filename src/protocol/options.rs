@@ -1,14 +1,14 @@
-//! The engine's options, written once. UCI's `option name ...` lines and CECP's
-//! `feature option="..."` lines are generated from [`OPTIONS`]; a value set from
-//! either protocol is checked by [`EngineOption::parse`] and applied by [`apply`].
-//! Each protocol only words the outcome.
+//! The engine's options, written once: [`OPTIONS`] describes each (its names, its
+//! kind with default and limits, its effect); a value set from either protocol is
+//! checked by [`EngineOption::parse`] and applied by [`apply`]. Each protocol renders
+//! the table in its own words (UCI's `option name ...` lines in uci.rs, CECP's
+//! `feature option="..."` lines in cecp/) and words the outcome; nothing here knows
+//! a protocol's syntax.
 
-use super::Protocol;
-use super::common;
-use super::controller::Controller;
-use super::opponent::Opponent;
-use menagerie::search::skill::{self, Skill};
-use menagerie::variant::LoadReport;
+use super::controller::{ControlError, Controller};
+use super::opponent::{Opponent, OpponentError};
+use crate::search::skill::{self, Skill};
+use crate::variant::LoadReport;
 use std::path::Path;
 
 /// An option's type, with its default and limits.
@@ -265,12 +265,15 @@ pub static OPTIONS: [EngineOption; 18] = [
     ENGINE_ABOUT,
 ];
 
-/// The option called `name` in `protocol` (names are not case sensitive).
-pub fn find(protocol: Protocol, name: &str) -> Option<&'static EngineOption> {
-    OPTIONS.iter().find(|o| {
-        o.name(protocol)
-            .is_some_and(|n| n.eq_ignore_ascii_case(name))
-    })
+/// The option a protocol calls `name` (names are not case sensitive); `name_of`
+/// gives an option's name in that protocol (`|o| o.uci` or `|o| o.cecp`).
+pub fn find(
+    name: &str,
+    name_of: impl Fn(&EngineOption) -> Option<&'static str>,
+) -> Option<&'static EngineOption> {
+    OPTIONS
+        .iter()
+        .find(|o| name_of(o).is_some_and(|n| n.eq_ignore_ascii_case(name)))
 }
 
 /// A checked value.
@@ -349,14 +352,21 @@ pub enum Applied {
     VariantFile(LoadReport),
 }
 
-impl EngineOption {
-    pub fn name(&self, protocol: Protocol) -> Option<&'static str> {
-        match protocol {
-            Protocol::Uci => self.uci,
-            Protocol::Cecp => self.cecp,
-        }
-    }
+/// Why an option was not set. The texts name the option as the GUI wrote it.
+#[derive(Debug, thiserror::Error)]
+pub enum OptionError {
+    #[error("{name} must be {min} to {max}")]
+    OutOfRange { name: String, min: i64, max: i64 },
+    #[error("{name} must be true or false")]
+    NotAFlag { name: String },
+    #[error(transparent)]
+    Opponent(#[from] OpponentError),
+    /// The controller could not do it (an unknown variant, too large a table...).
+    #[error(transparent)]
+    Control(#[from] ControlError),
+}
 
+impl EngineOption {
     fn spin_default(&self) -> i64 {
         match self.kind {
             Kind::Spin { default, .. } => default,
@@ -380,7 +390,7 @@ impl EngineOption {
     }
 
     /// Check a value as a GUI sent it (`name` as the GUI wrote it, for messages).
-    pub fn parse(&self, name: &str, value: Option<&str>) -> Result<Value, String> {
+    pub fn parse(&self, name: &str, value: Option<&str>) -> Result<Value, OptionError> {
         let text = value.map(str::trim).unwrap_or("");
         match self.kind {
             Kind::Spin { min, max, .. } => text
@@ -388,11 +398,17 @@ impl EngineOption {
                 .ok()
                 .filter(|n| (min..=max).contains(n))
                 .map(Value::Number)
-                .ok_or_else(|| format!("{name} must be {min} to {max}")),
+                .ok_or_else(|| OptionError::OutOfRange {
+                    name: name.to_string(),
+                    min,
+                    max,
+                }),
             Kind::Check { .. } => match text.to_ascii_lowercase().as_str() {
                 "true" | "1" => Ok(Value::Flag(true)),
                 "false" | "0" => Ok(Value::Flag(false)),
-                _ => Err(format!("{name} must be true or false")),
+                _ => Err(OptionError::NotAFlag {
+                    name: name.to_string(),
+                }),
             },
             Kind::Button => Ok(Value::Press),
             // UCI GUIs send `<empty>` for an empty string.
@@ -403,46 +419,6 @@ impl EngineOption {
                 Ok(Value::Text(text.to_string()))
             }
         }
-    }
-
-    /// The UCI `option name ...` line; the variant combo lists the loaded variants
-    /// with the current one as default.
-    pub fn uci_line(&self, ctl: &Controller) -> Option<String> {
-        let name = self.uci?;
-        let kind = match self.kind {
-            Kind::Spin { default, min, max } => {
-                format!("type spin default {default} min {min} max {max}")
-            }
-            Kind::Check { default } => format!("type check default {default}"),
-            Kind::Button => "type button".to_string(),
-            Kind::File | Kind::Text => "type string default <empty>".to_string(),
-            Kind::About => format!("type string default {}", common::engine_about()),
-            Kind::Variant => {
-                let vars: String = ctl
-                    .variants()
-                    .names()
-                    .map(|n| format!(" var {n}"))
-                    .collect();
-                format!("type combo default {}{vars}", ctl.variant().name)
-            }
-        };
-        Some(format!("option name {name} {kind}"))
-    }
-
-    /// The CECP `feature option="..."` line.
-    pub fn cecp_line(&self) -> Option<String> {
-        let name = self.cecp?;
-        let kind = match self.kind {
-            Kind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
-            Kind::Check { default } => format!("-check {}", default as u8),
-            Kind::Button => "-button".to_string(),
-            Kind::File => "-file ".to_string(),
-            Kind::Text => "-string ".to_string(),
-            // CECP chooses variants with its `variant` command, and has no place for a
-            // description.
-            Kind::Variant | Kind::About => return None,
-        };
-        Some(format!("feature option=\"{name} {kind}\""))
     }
 }
 
@@ -456,7 +432,7 @@ pub fn apply_defaults(ctl: &mut Controller) {
 }
 
 /// Set the search threads; fewer than asked (the machine's limit) is reported.
-pub fn apply_threads(ctl: &mut Controller, n: usize) -> Result<Applied, String> {
+pub fn apply_threads(ctl: &mut Controller, n: usize) -> Result<Applied, ControlError> {
     let got = ctl.set_threads(n)?;
     Ok(if got < n {
         Applied::Adjusted(format!(
@@ -473,11 +449,11 @@ pub fn apply(
     value: Value,
     ctl: &mut Controller,
     settings: &mut Settings,
-) -> Result<Applied, String> {
+) -> Result<Applied, OptionError> {
     match (option.effect, value) {
         // (Spin values are within their limits: positive for these three.)
         (Effect::HashMb, Value::Number(mb)) => ctl.set_hash_mb(mb as usize)?,
-        (Effect::Threads, Value::Number(n)) => return apply_threads(ctl, n as usize),
+        (Effect::Threads, Value::Number(n)) => return Ok(apply_threads(ctl, n as usize)?),
         (Effect::MultiPv, Value::Number(n)) => settings.multi_pv = n as usize,
         (Effect::Book, Value::Flag(on)) => settings.book = on,
         (Effect::SkillLevel, Value::Number(n)) => settings.skill_level = n as i32,
@@ -505,39 +481,38 @@ pub fn apply(
 mod tests {
     use super::*;
 
+    /// A parsed value, or the error's text.
+    fn parsed(option: &EngineOption, name: &str, value: &str) -> Result<Value, String> {
+        option.parse(name, Some(value)).map_err(|e| e.to_string())
+    }
+
     #[test]
-    fn names_values_and_lines() {
+    fn names_and_values() {
         assert!(std::ptr::eq(
-            find(Protocol::Uci, "ownbook").expect("OwnBook"),
+            find("ownbook", |o| o.uci).expect("OwnBook"),
             &OPTIONS[4]
         ));
-        assert!(find(Protocol::Cecp, "Book").is_some());
-        assert!(find(Protocol::Cecp, "Hash").is_none(), "CECP has `memory`");
+        assert!(find("Book", |o| o.cecp).is_some());
+        assert!(find("Hash", |o| o.cecp).is_none(), "CECP has `memory`");
         assert_eq!(
-            MULTI_PV.parse("MultiPV", Some("0")),
+            parsed(&MULTI_PV, "MultiPV", "0"),
             Err("MultiPV must be 1 to 64".into())
         );
-        assert_eq!(HASH.parse("Hash", Some(" 32 ")), Ok(Value::Number(32)));
-        assert_eq!(BOOK.parse("Book", Some("1")), Ok(Value::Flag(true)));
-        assert_eq!(BOOK.parse("OwnBook", Some("False")), Ok(Value::Flag(false)));
-        assert!(BOOK.parse("OwnBook", Some("maybe")).is_err());
+        assert_eq!(parsed(&HASH, "Hash", " 32 "), Ok(Value::Number(32)));
+        assert_eq!(parsed(&BOOK, "Book", "1"), Ok(Value::Flag(true)));
+        assert_eq!(parsed(&BOOK, "OwnBook", "False"), Ok(Value::Flag(false)));
         assert_eq!(
-            VARIANT_PATH.parse("VariantPath", Some("<empty>")),
+            parsed(&BOOK, "OwnBook", "maybe"),
+            Err("OwnBook must be true or false".into())
+        );
+        assert_eq!(
+            parsed(&VARIANT_PATH, "VariantPath", "<empty>"),
             Ok(Value::Text(String::new()))
         );
         assert_eq!(HASH.clamp(1 << 40), 65536);
+        assert!(find("Resign", |o| o.uci).is_none(), "UCI cannot resign");
         assert_eq!(
-            MULTI_PV.cecp_line().as_deref(),
-            Some("feature option=\"MultiPV -spin 1 1 64\"")
-        );
-        assert_eq!(
-            BOOK.cecp_line().as_deref(),
-            Some("feature option=\"Book -check 0\"")
-        );
-        assert_eq!(HASH.cecp_line(), None);
-        assert!(find(Protocol::Uci, "Resign").is_none(), "UCI cannot resign");
-        assert_eq!(
-            RESIGN.parse("Resign", Some("-1")),
+            parsed(&RESIGN, "Resign", "-1"),
             Err("Resign must be 0 to 100000".into())
         );
         assert_eq!(Settings::default().resign, 0, "never resigns unless asked");

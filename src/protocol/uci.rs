@@ -2,17 +2,17 @@
 //! even while searching, and reports every search with exactly one `bestmove`.
 //! Input it cannot use is ignored with an `info string` that says why.
 
-use super::Protocol;
 use super::common::{
     Backlog, ENGINE_AUTHOR, ENGINE_NAME, MAX_REQUESTED_COUNT, MOVE_OVERHEAD, emergency_budget,
+    engine_about,
 };
 use super::controller::{Controller, Wake};
 use super::io::{Input, Output, PerftEvent};
-use super::options::{self, Applied, Settings};
+use super::options::{self, Applied, EngineOption, Kind, Settings};
 use super::{fallback, wire};
-use menagerie::board::Position;
-use menagerie::search::{Event, Info, Limits, LiveReports, Score};
-use menagerie::types::{Color, Move};
+use crate::board::Position;
+use crate::search::{Event, Info, Limits, LiveReports, Score};
+use crate::types::{Color, Move};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
@@ -40,10 +40,25 @@ enum Command {
     Quit,
 }
 
-fn parse(line: &str) -> Result<Command, String> {
+/// Why a UCI line is not a usable command.
+#[derive(Debug, PartialEq, thiserror::Error)]
+enum CommandError {
+    #[error("empty line")]
+    Empty,
+    #[error("setoption without 'name'")]
+    SetOptionWithoutNameWord,
+    #[error("setoption without a name")]
+    SetOptionWithoutName,
+    #[error("position needs 'startpos' or 'fen FEN'")]
+    PositionWithoutStart,
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+}
+
+fn parse(line: &str) -> Result<Command, CommandError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(&first) = words.first() else {
-        return Err("empty line".into());
+        return Err(CommandError::Empty);
     };
     let rest = &words[1..];
     Ok(match first {
@@ -53,7 +68,7 @@ fn parse(line: &str) -> Result<Command, String> {
         "setoption" => {
             // setoption name N... [value V...]; names may contain spaces.
             if rest.first() != Some(&"name") {
-                return Err("setoption without 'name'".into());
+                return Err(CommandError::SetOptionWithoutNameWord);
             }
             let after = &rest[1..];
             let (name, value) = match after.iter().position(|&w| w == "value") {
@@ -61,7 +76,7 @@ fn parse(line: &str) -> Result<Command, String> {
                 None => (after.join(" "), None),
             };
             if name.is_empty() {
-                return Err("setoption without a name".into());
+                return Err(CommandError::SetOptionWithoutName);
             }
             Command::SetOption { name, value }
         }
@@ -76,7 +91,7 @@ fn parse(line: &str) -> Result<Command, String> {
             let fen = match head.first() {
                 Some(&"startpos") => None,
                 Some(&"fen") if head.len() > 1 => Some(head[1..].join(" ")),
-                _ => return Err("position needs 'startpos' or 'fen FEN'".into()),
+                _ => return Err(CommandError::PositionWithoutStart),
             };
             Command::Position { fen, moves }
         }
@@ -84,7 +99,7 @@ fn parse(line: &str) -> Result<Command, String> {
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit,
         "quit" => Command::Quit,
-        other => return Err(format!("unknown command '{other}'")),
+        other => return Err(CommandError::Unknown(other.to_string())),
     })
 }
 
@@ -105,13 +120,16 @@ pub struct Session {
     settings: Settings,
     /// The running "search" is a perft; the nodes of the root moves counted so far.
     perft: Option<u64>,
+    /// `quit` came or the input ended: [`Session::run`] returns.
+    ended: bool,
 }
 
 impl Session {
-    pub fn new(ctl: Controller) -> Session {
+    pub fn new(ctl: Controller, out: Output) -> Session {
         Session {
             ctl,
-            out: Output::stdout(),
+            out,
+            ended: false,
             searching: false,
             stopping: false,
             backlog: Backlog::default(),
@@ -128,7 +146,7 @@ impl Session {
         if let Some(line) = first {
             self.on_line(line);
         }
-        loop {
+        while !self.ended {
             // Backlogged lines run in order as soon as no stopped search is pending.
             let next = self.backlog.next(!self.stopping);
             let input = if let Some(l) = next {
@@ -153,9 +171,15 @@ impl Session {
                 Input::Line(l) => self.on_line(l),
                 Input::Search(id, ev) => self.on_search_event(id, ev),
                 Input::Perft(id, ev) => self.on_perft_event(id, ev),
-                Input::Eof => self.ctl.quit(),
+                Input::Eof => self.quit(),
             }
         }
+    }
+
+    /// End the session (`quit`, or the end of input).
+    fn quit(&mut self) {
+        self.ctl.end_session();
+        self.ended = true;
     }
 
     /// The search thread ended without a best move: answer with a fallback move so
@@ -204,7 +228,8 @@ impl Session {
             }
         };
         if matches!(cmd, Command::Quit) {
-            self.ctl.quit();
+            self.quit();
+            return;
         }
         // While a stopped search winds down, everything keeps its order (a `stop`
         // meant for the next search must not hit this one).
@@ -213,7 +238,10 @@ impl Session {
             return;
         }
         match cmd {
-            Command::Quit => self.ctl.quit(),
+            Command::Quit => {
+                self.quit();
+                return;
+            }
             Command::IsReady => {
                 self.out.line("readyok");
                 return;
@@ -256,7 +284,7 @@ impl Session {
             }
             Command::Position { fen, moves } => self.position(fen.as_deref(), &moves),
             Command::Go(args) => self.go(&args),
-            Command::Quit => self.ctl.quit(),
+            Command::Quit => self.quit(),
         }
     }
 
@@ -264,7 +292,7 @@ impl Session {
         self.out.line(&format!("id name {ENGINE_NAME}"));
         self.out.line(&format!("id author {ENGINE_AUTHOR}"));
         for option in &options::OPTIONS {
-            if let Some(line) = option.uci_line(&self.ctl) {
+            if let Some(line) = option_line(option, &self.ctl) {
                 self.out.line(&line);
             }
         }
@@ -275,7 +303,7 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let Some(option) = options::find(Protocol::Uci, name) else {
+        let Some(option) = options::find(name, |o| o.uci) else {
             self.info_string(&format!("ignored: unknown option '{name}'"));
             return;
         };
@@ -563,9 +591,33 @@ impl Session {
 
 fn legal_in(pos: &mut Position, m: Move) -> bool {
     let rules = pos.rules().clone();
-    let mut list = menagerie::types::MoveList::new();
+    let mut list = crate::types::MoveList::new();
     rules.generate_legal(pos, &mut list);
     list.contains(m)
+}
+
+/// An option's UCI `option name ...` line (None for a CECP-only option); the variant
+/// combo lists the loaded variants with the current one as default.
+fn option_line(option: &EngineOption, ctl: &Controller) -> Option<String> {
+    let name = option.uci?;
+    let kind = match option.kind {
+        Kind::Spin { default, min, max } => {
+            format!("type spin default {default} min {min} max {max}")
+        }
+        Kind::Check { default } => format!("type check default {default}"),
+        Kind::Button => "type button".to_string(),
+        Kind::File | Kind::Text => "type string default <empty>".to_string(),
+        Kind::About => format!("type string default {}", engine_about()),
+        Kind::Variant => {
+            let vars: String = ctl
+                .variants()
+                .names()
+                .map(|n| format!(" var {n}"))
+                .collect();
+            format!("type combo default {}{vars}", ctl.variant().name)
+        }
+    };
+    Some(format!("option name {name} {kind}"))
 }
 
 #[cfg(test)]
@@ -595,7 +647,10 @@ mod tests {
                 moves: vec!["e2e4".into(), "e7e5".into()]
             })
         );
-        assert!(parse("position").is_err());
-        assert!(parse("fly away").is_err());
+        assert_eq!(parse("position"), Err(CommandError::PositionWithoutStart));
+        assert_eq!(
+            parse("fly away").map_err(|e| e.to_string()),
+            Err("unknown command 'fly'".into())
+        );
     }
 }

@@ -3,9 +3,9 @@
 //! and deferral, multi-leg moves as `a1b2,b2c3`. UCI: ranks from 1, our letters.
 
 use super::xboard::XbVariant;
-use menagerie::board::Position;
-use menagerie::movegen::notation;
-use menagerie::types::{Move, MoveKind, RankNumbering};
+use crate::board::Position;
+use crate::movegen::notation;
+use crate::types::{Move, MoveKind, RankNumbering};
 
 /// A move as CECP writes it (one text; multi-leg moves contain commas).
 pub fn cecp_text(pos: &Position, m: Move, xb: &XbVariant) -> String {
@@ -54,7 +54,7 @@ fn could_promote(pos: &Position, m: Move) -> bool {
         .extras()
         .fold(promoted, |acc, (sq, c)| acc.with_extra(sq, c));
     let rules = p.rules().clone();
-    let mut list = menagerie::types::MoveList::new();
+    let mut list = crate::types::MoveList::new();
     rules.generate_legal(&mut p, &mut list);
     list.contains(with_extras)
 }
@@ -111,12 +111,12 @@ pub fn uci_parse(pos: &mut Position, text: &str) -> Result<Move, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use menagerie::board::Ruleset;
-    use menagerie::types::MoveList;
-    use menagerie::variant::VariantSet;
+    use crate::board::Ruleset;
+    use crate::types::MoveList;
+    use crate::variant::VariantSet;
 
     fn setup(variant: &str, fen: Option<&str>) -> (Position, XbVariant) {
-        let mut set = VariantSet::builtin(menagerie::board::check_variant);
+        let mut set = VariantSet::builtin(crate::board::check_variant);
         let report = set.load_str(
             "variants.ini",
             include_str!("../../tests/data/protocol/variants.ini"),

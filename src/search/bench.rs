@@ -2,7 +2,8 @@
 //! At one thread the total node count is the same on every run and machine: a
 //! regression signature for changes to the search (quote it in commit messages).
 
-use super::{Callback, Limits, Searcher};
+use super::tt::TableError;
+use super::{Callback, Limits, Searcher, ThreadsError};
 use crate::board::{Position, Ruleset, check_variant};
 use crate::movegen::notation;
 use crate::types::RankNumbering;
@@ -112,6 +113,18 @@ pub struct BenchLine {
     pub time: Duration,
 }
 
+/// Why the bench could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error("{0}")]
+    Threads(ThreadsError),
+    #[error("hash table: {0}")]
+    Table(TableError),
+    /// A variant asked for by name (or one of the table's) is not loaded.
+    #[error("{0}")]
+    Variant(UnknownVariant),
+}
+
 pub struct BenchTotal {
     pub nodes: u64,
     pub time: Duration,
@@ -126,7 +139,7 @@ pub fn run(
     threads: usize,
     hash_mb: usize,
     line: impl FnMut(&BenchLine),
-) -> Result<BenchTotal, String> {
+) -> Result<BenchTotal, BenchError> {
     run_spec(
         &BenchSpec {
             depth,
@@ -155,14 +168,17 @@ pub struct BenchSpec {
     pub variants: Vec<String>,
 }
 
-pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> Result<BenchTotal, String> {
+pub fn run_spec(
+    spec: &BenchSpec,
+    mut line: impl FnMut(&BenchLine),
+) -> Result<BenchTotal, BenchError> {
     let (builtin, extra) = variant_set();
     let threads = spec.threads.max(1);
     let mut searcher = Searcher::new();
-    searcher.set_threads(threads).map_err(|e| e.to_string())?;
+    searcher.set_threads(threads).map_err(BenchError::Threads)?;
     searcher
         .set_hash_mb(spec.hash_mb.max(1))
-        .map_err(|e| format!("hash table: {e}"))?;
+        .map_err(BenchError::Table)?;
     let mut total_nodes = 0;
     let mut total_time = Duration::ZERO;
     let quiet: Callback = Arc::new(|_| {});
@@ -186,7 +202,7 @@ pub fn run_spec(spec: &BenchSpec, mut line: impl FnMut(&BenchLine)) -> Result<Be
         if !spec.only.is_empty() && !spec.only.contains(&(i + 1)) {
             continue;
         }
-        let v = find_in(&builtin, &extra, name).map_err(|e| e.to_string())?;
+        let v = find_in(&builtin, &extra, name).map_err(BenchError::Variant)?;
         let rules = Ruleset::new(v);
         let pos = if fen.is_empty() {
             Position::start(&rules)

@@ -1,6 +1,7 @@
-//! Driving the `menagerie` binary over its stdin/stdout in tests: an engine process
-//! with a reader thread, and transcripts (input lines and the exact replies expected)
-//! kept as data files in `tests/data/protocol/`.
+//! Driving the engine in tests: the `menagerie` binary over its stdin/stdout (an
+//! engine process with a reader thread), or a session of the library in-process; and
+//! transcripts (input lines and the exact replies expected) kept as data files in
+//! `tests/data/protocol/`, run either way.
 
 #![allow(dead_code)]
 
@@ -145,6 +146,93 @@ impl Engine {
     }
 }
 
+/// What a transcript needs of an engine, in a process or in-process.
+trait Wire {
+    fn send(&mut self, line: &str);
+    fn next_line(&mut self, timeout: Duration) -> Option<String>;
+    /// The last lines read (for failure messages).
+    fn tail(&self) -> String;
+    /// Send `quit` and check that the session ended cleanly.
+    fn finish_cleanly(self, path: &str);
+}
+
+impl Wire for Engine {
+    fn send(&mut self, line: &str) {
+        Engine::send(self, line);
+    }
+    fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        Engine::next_line(self, timeout)
+    }
+    fn tail(&self) -> String {
+        Engine::tail(self)
+    }
+    fn finish_cleanly(self, path: &str) {
+        let (status, stderr) = self.finish(true);
+        assert_eq!(status, Some(0), "{path}: exit status; stderr:\n{stderr}");
+        assert!(
+            !stderr.contains("thread 'main' panicked"),
+            "{path}: the protocol thread panicked:\n{stderr}"
+        );
+    }
+}
+
+/// A session of the library on a thread of the test.
+pub struct InEngine {
+    session: menagerie::protocol::InProcess,
+    pub seen: Vec<String>,
+}
+
+impl InEngine {
+    /// Start a session with protocol mode's arguments (only `--variants FILE` is
+    /// understood; `{DATA}` is replaced by the data folder).
+    pub fn start(args: &[&str]) -> InEngine {
+        let mut files = Vec::new();
+        let mut rest = args.iter();
+        while let Some(a) = rest.next() {
+            match (*a, rest.next()) {
+                ("--variants", Some(f)) => files.push(f.replace("{DATA}", DATA).into()),
+                _ => panic!("in-process sessions take only --variants FILE, not {args:?}"),
+            }
+        }
+        let (variants, report) = menagerie::cli::variants::read(&files);
+        let session = menagerie::protocol::InProcess::start(variants, report, None)
+            .expect("the session thread starts");
+        InEngine {
+            session,
+            seen: Vec::new(),
+        }
+    }
+}
+
+impl Wire for InEngine {
+    fn send(&mut self, line: &str) {
+        self.session.send(line);
+    }
+    fn next_line(&mut self, timeout: Duration) -> Option<String> {
+        let line = self.session.next_line(timeout)?;
+        self.seen.push(line.clone());
+        Some(line)
+    }
+    fn tail(&self) -> String {
+        let n = self.seen.len();
+        self.seen[n.saturating_sub(12)..].join("\n")
+    }
+    fn finish_cleanly(self, path: &str) {
+        self.session.send("quit");
+        let ended = self.session.finish(Duration::from_secs(10));
+        assert_eq!(ended, menagerie::protocol::Ended::Quit, "{path}");
+    }
+}
+
+/// Where a transcript runs the engine.
+#[derive(Clone, Copy, Debug)]
+pub enum Run {
+    /// The `menagerie` binary, over its stdin and stdout.
+    Process,
+    /// A session of the library on a thread of the test.
+    InProcess,
+}
+
 /// One expectation of a transcript.
 enum Expect {
     /// `< text`: the next line is exactly this.
@@ -159,8 +247,9 @@ enum Expect {
 /// `<~ regex` the next reply matching, `<* regex` some later reply; `! ARGS` (first)
 /// gives the command-line arguments. Lines starting with `#` are comments, and the
 /// engine's `#` debug lines are skipped. After the last line the engine must have
-/// nothing more to say before answering a final ping (`isready` in UCI).
-pub fn run_transcript(name: &str) {
+/// nothing more to say before answering a final ping (`isready` in UCI), and end
+/// cleanly after `quit`.
+pub fn run_transcript(name: &str, how: Run) {
     let path = format!("{DATA}/{name}");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut args: Vec<String> = Vec::new();
@@ -189,10 +278,17 @@ pub fn run_transcript(name: &str) {
         }
     }
     let arg_refs: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
-    let mut engine = Engine::start(&arg_refs);
     let uci = steps.iter().any(|(_, s)| matches!(s, Ok(l) if l == "uci"));
+    match how {
+        Run::Process => play(Engine::start(&arg_refs), &path, &steps, uci),
+        Run::InProcess => play(InEngine::start(&arg_refs), &path, &steps, uci),
+    }
+}
+
+/// Play a transcript's steps against `engine`.
+fn play(mut engine: impl Wire, path: &str, steps: &[(usize, Result<String, Expect>)], uci: bool) {
     let timeout = Duration::from_secs(20);
-    for (n, step) in &steps {
+    for (n, step) in steps {
         match step {
             Ok(line) => engine.send(line),
             Err(expect) => {
@@ -254,12 +350,7 @@ pub fn run_transcript(name: &str) {
             ),
         }
     }
-    let (status, stderr) = engine.finish(true);
-    assert_eq!(status, Some(0), "{path}: exit status; stderr:\n{stderr}");
-    assert!(
-        !stderr.contains("thread 'main' panicked"),
-        "{path}: the protocol thread panicked:\n{stderr}"
-    );
+    engine.finish_cleanly(path);
 }
 
 fn regex(text: &str, path: &str, n: usize) -> regex::Regex {

@@ -3,7 +3,7 @@
 
 use super::command::Level;
 use crate::protocol::common::MOVE_OVERHEAD;
-use menagerie::search::Limits;
+use crate::search::Limits;
 use std::time::Duration;
 
 /// The shortest `st` move time left after the move overhead.

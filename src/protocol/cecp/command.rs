@@ -131,7 +131,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "playother" => PlayOther,
         "white" => Color(true),
         "black" => Color(false),
-        "level" => Level(parse_level(rest).map_err(ParseError::BadParameters)?),
+        "level" => Level(parse_level(rest)?),
         "st" => St(parse_seconds(rest)
             .ok_or_else(|| ParseError::BadParameters("st needs seconds".into()))?),
         "sd" => Sd(non_negative("the depth")?.min(MAX_REQUESTED_COUNT as i64) as u32),
@@ -230,33 +230,27 @@ fn looks_like_move(word: &str) -> bool {
 }
 
 /// `MPS BASE INC` with BASE in minutes or MIN:SEC and INC in (fractional) seconds.
-fn parse_level(text: &str) -> Result<Level, String> {
+fn parse_level(text: &str) -> Result<Level, ParseError> {
+    let bad = |why: &str| ParseError::BadParameters(why.to_string());
     let parts: Vec<&str> = text.split_whitespace().collect();
     if parts.len() < 3 {
-        return Err("level needs moves, base time and increment".into());
+        return Err(bad("level needs moves, base time and increment"));
     }
-    let moves: u32 = parts[0]
-        .parse()
-        .map_err(|_| "bad number of moves".to_string())?;
+    let moves: u32 = parts[0].parse().map_err(|_| bad("bad number of moves"))?;
     let base = match parts[1].split_once(':') {
         Some((m, s)) => {
-            let m: f64 = m.parse().map_err(|_| "bad minutes".to_string())?;
-            let s: f64 = s.parse().map_err(|_| "bad seconds".to_string())?;
+            let m: f64 = m.parse().map_err(|_| bad("bad minutes"))?;
+            let s: f64 = s.parse().map_err(|_| bad("bad seconds"))?;
             m * 60.0 + s
         }
-        None => {
-            parts[1]
-                .parse::<f64>()
-                .map_err(|_| "bad base time".to_string())?
-                * 60.0
-        }
+        None => parts[1].parse::<f64>().map_err(|_| bad("bad base time"))? * 60.0,
     };
-    let inc: f64 = parts[2].parse().map_err(|_| "bad increment".to_string())?;
-    let secs = |x: f64| -> Result<Duration, String> {
+    let inc: f64 = parts[2].parse().map_err(|_| bad("bad increment"))?;
+    let secs = |x: f64| -> Result<Duration, ParseError> {
         if x.is_finite() && (0.0..1e9).contains(&x.abs()) {
             Ok(Duration::from_secs_f64(x.abs()))
         } else {
-            Err("time out of range".into())
+            Err(bad("time out of range"))
         }
     };
     Ok(Level {
@@ -287,8 +281,16 @@ mod tests {
             (l.base, l.increment),
             (Duration::from_secs(150), Duration::from_millis(1500))
         );
-        assert!(parse_level("0 x 1").is_err());
-        assert!(parse_level("0 1").is_err());
+        assert_eq!(
+            parse_level("0 x 1"),
+            Err(ParseError::BadParameters("bad base time".into()))
+        );
+        assert_eq!(
+            parse_level("0 1"),
+            Err(ParseError::BadParameters(
+                "level needs moves, base time and increment".into()
+            ))
+        );
     }
 
     #[test]

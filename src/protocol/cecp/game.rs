@@ -2,12 +2,11 @@
 //! undo/remove, moves, claims, hint, bk, options, exclude/include.
 
 use super::{Activity, EditBoard, Mode, Session};
-use crate::protocol::Protocol;
+use crate::board::shuffled_start_fen;
 use crate::protocol::options::{self, Applied};
 use crate::protocol::wire;
 use crate::protocol::xboard::{self, XbVariant};
-use menagerie::board::shuffled_start_fen;
-use menagerie::types::{Color, RankNumbering};
+use crate::types::{Color, RankNumbering};
 
 impl Session {
     /// Forget what belonged to the previous position.
@@ -264,7 +263,7 @@ impl Session {
     }
 
     pub(super) fn option(&mut self, name: &str, value: Option<&str>, line: &str) {
-        let Some(option) = options::find(Protocol::Cecp, name) else {
+        let Some(option) = options::find(name, |o| o.cecp) else {
             self.out.line(&format!("Error (unknown option): {line}"));
             return;
         };

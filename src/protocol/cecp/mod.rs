@@ -16,14 +16,14 @@ use super::common::{Backlog, ENGINE_NAME, emergency_budget};
 use super::controller::{Controller, Wake};
 use super::highlight::{MoveEntry, Reply};
 use super::io::{Input, Output};
-use super::options::{self, Settings};
+use super::options::{self, EngineOption, Kind, Settings};
 use super::wire;
 use super::xboard::{self, XbVariant};
+use crate::board::Position;
+use crate::search::Info;
+use crate::types::{Color, Move};
 use clock::Clock;
 use command::{Command, ParseError};
-use menagerie::board::Position;
-use menagerie::search::Info;
-use menagerie::types::{Color, Move};
 use std::sync::mpsc::Receiver;
 use std::time::Instant;
 
@@ -55,7 +55,7 @@ enum Abort {
 /// Lines of the obsolete `edit` command being collected.
 struct EditBoard {
     white: bool,
-    pieces: Vec<(menagerie::types::Square, Color, char)>,
+    pieces: Vec<(crate::types::Square, Color, char)>,
 }
 
 pub struct Session {
@@ -101,14 +101,17 @@ pub struct Session {
     /// The position in which a search died or an analysis ended by itself (no new
     /// analysis or ponder search is started there).
     failed_key: Option<u64>,
+    /// `quit` came or the input ended: [`Session::run`] returns.
+    ended: bool,
 }
 
 impl Session {
-    pub fn new(ctl: Controller) -> Session {
+    pub fn new(ctl: Controller, out: Output) -> Session {
         let xb = XbVariant::new(ctl.variant());
         Session {
             ctl,
-            out: Output::stdout(),
+            out,
+            ended: false,
             xb,
             mode: Mode::Plays(Color::Black),
             activity: Activity::Idle,
@@ -144,7 +147,7 @@ impl Session {
         if let Some(line) = first {
             self.on_line(line);
         }
-        loop {
+        while !self.ended {
             // Backlogged lines run in order once no stopped search is pending; a ping
             // waits for the move while the engine thinks (later lines that can be
             // answered during the search are not held up by it).
@@ -163,10 +166,18 @@ impl Session {
                 Input::Search(id, event) => self.on_search_event(id, event),
                 // CECP has no perft command.
                 Input::Perft(..) => {}
-                Input::Eof => self.ctl.quit(),
+                Input::Eof => self.quit(),
             }
-            self.start_activity();
+            if !self.ended {
+                self.start_activity();
+            }
         }
+    }
+
+    /// End the session (`quit`, or the end of input).
+    fn quit(&mut self) {
+        self.ctl.end_session();
+        self.ended = true;
     }
 
     /// The next input; None after handling a deadline or a dead search.
@@ -208,7 +219,7 @@ impl Session {
         // Edit mode takes every line except the two that must always work.
         if self.edit.is_some() {
             match command::parse(&line) {
-                Ok(Command::Quit) => self.ctl.quit(),
+                Ok(Command::Quit) => self.quit(),
                 Ok(Command::Ping(n)) => self.out.line(&format!("pong {n}")),
                 _ => self.on_edit_line(&line),
             }
@@ -229,7 +240,8 @@ impl Session {
             }
         };
         if matches!(cmd, Command::Quit) {
-            self.ctl.quit();
+            self.quit();
+            return;
         }
         if self.aborting.is_some() {
             // Order is kept: everything waits for the stopped search.
@@ -355,7 +367,7 @@ impl Session {
             }
             New => self.new_game(),
             Variant(name) => self.variant(&name, line),
-            Quit => self.ctl.quit(),
+            Quit => self.quit(),
             Random => {}
             Force => self.mode = Mode::Force,
             Go => self.mode = Mode::Plays(self.ctl.position().side_to_move()),
@@ -363,9 +375,9 @@ impl Session {
             Color(white) => {
                 // Obsolete: the engine plays the other colour.
                 self.mode = Mode::Plays(if white {
-                    menagerie::types::Color::Black
+                    crate::types::Color::Black
                 } else {
-                    menagerie::types::Color::White
+                    crate::types::Color::White
                 });
             }
             Level(l) => self.clock.set_level(l),
@@ -462,7 +474,7 @@ impl Session {
         let variants = self.variants_feature();
         self.out.line(&variants);
         for option in &options::OPTIONS {
-            if let Some(line) = option.cecp_line() {
+            if let Some(line) = option_feature(option) {
                 self.out.line(&line);
             }
         }
@@ -555,9 +567,39 @@ fn wrap(text: &str, width: usize) -> String {
     out
 }
 
+/// An option's CECP `feature option="..."` line; None for an option that CECP sets
+/// another way or not at all.
+fn option_feature(option: &EngineOption) -> Option<String> {
+    let name = option.cecp?;
+    let kind = match option.kind {
+        Kind::Spin { default, min, max } => format!("-spin {default} {min} {max}"),
+        Kind::Check { default } => format!("-check {}", default as u8),
+        Kind::Button => "-button".to_string(),
+        Kind::File => "-file ".to_string(),
+        Kind::Text => "-string ".to_string(),
+        // CECP chooses variants with its `variant` command, and has no place for a
+        // description.
+        Kind::Variant | Kind::About => return None,
+    };
+    Some(format!("feature option=\"{name} {kind}\""))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::wrap;
+    use super::{option_feature, options, wrap};
+
+    #[test]
+    fn option_features() {
+        assert_eq!(
+            option_feature(&options::MULTI_PV).as_deref(),
+            Some("feature option=\"MultiPV -spin 1 1 64\"")
+        );
+        assert_eq!(
+            option_feature(&options::BOOK).as_deref(),
+            Some("feature option=\"Book -check 0\"")
+        );
+        assert_eq!(option_feature(&options::HASH), None, "CECP has `memory`");
+    }
 
     #[test]
     fn dialog_lines_are_wrapped_at_spaces() {

@@ -2,11 +2,11 @@
 //! events (thinking output, the move), and the fallback when a search dies.
 
 use super::{Abort, Activity, Mode, Session};
+use crate::board::Position;
 use crate::protocol::common::emergency_budget;
 use crate::protocol::{fallback, options, wire};
-use menagerie::board::Position;
-use menagerie::search::{Event, Info, LiveReports, Score};
-use menagerie::types::Move;
+use crate::search::{Event, Info, LiveReports, Score};
+use crate::types::Move;
 use std::time::Instant;
 
 /// Centipawns behind from which the engine accepts a draw its opponent offered.
@@ -48,7 +48,7 @@ impl Session {
         }
     }
 
-    pub(super) fn think_limits(&self) -> menagerie::search::Limits {
+    pub(super) fn think_limits(&self) -> crate::search::Limits {
         let moves_made = self.ctl.position().game_ply() / 2;
         let mut limits = self.clock.limits(moves_made);
         limits.multi_pv = self.settings.multi_pv;
@@ -84,7 +84,7 @@ impl Session {
         match self.mode {
             Mode::Force => {}
             Mode::Analyze => {
-                let mut limits = menagerie::search::Limits {
+                let mut limits = crate::search::Limits {
                     infinite: true,
                     multi_pv: self.settings.multi_pv,
                     // For the `.` command's current move.
@@ -155,7 +155,7 @@ impl Session {
     pub(super) fn start_search(
         &mut self,
         pos: Position,
-        limits: menagerie::search::Limits,
+        limits: crate::search::Limits,
         activity: Activity,
     ) {
         self.search_root = Some(pos.clone());

@@ -3,10 +3,10 @@
 //! `piece` commands.
 
 use super::parents::{FIDE_PAWN, PLAIN_PAWN, Parent, SOLDIER};
-use menagerie::board::{PROMOTED_UNKNOWN, fen};
-use menagerie::types::{Color, PieceType};
-use menagerie::variant::{GameValue, Variant};
-use menagerie::xbetza::{self, Dialect, PieceMoves};
+use crate::board::{PROMOTED_UNKNOWN, fen};
+use crate::types::{Color, PieceType};
+use crate::variant::{GameValue, Variant};
+use crate::xbetza::{self, Dialect, PieceMoves};
 
 /// One piece as XBoard distinguishes them: a piece type of ours, a shogi-style
 /// promoted piece, or a crazyhouse-style promoted piece (which reverts to a pawn

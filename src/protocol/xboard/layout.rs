@@ -6,9 +6,9 @@ use super::XbVariant;
 use super::kinds::{Form, Kind, builtin_matches, canonical_text};
 use super::parents::{self, KING_IMAGE, LANCE_IMAGE, Parent};
 use super::table::{Entry, Table};
-use menagerie::board::{PROMOTED_UNKNOWN, fen};
-use menagerie::types::{Color, PieceType};
-use menagerie::variant::Variant;
+use crate::board::{PROMOTED_UNKNOWN, fen};
+use crate::types::{Color, PieceType};
+use crate::variant::Variant;
 
 // ---------------------------------------------------------------------- native
 

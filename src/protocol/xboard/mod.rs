@@ -9,10 +9,10 @@ pub mod names;
 pub mod parents;
 mod table;
 
+use crate::types::PieceType;
+use crate::variant::Variant;
 use kinds::collect_kinds;
 use layout::{derive_table, engine_defined, given_table, native};
-use menagerie::types::PieceType;
-use menagerie::variant::Variant;
 
 /// Our name for orthodox chess, which XBoard calls `normal`.
 pub const CHESS: &str = "chess";
@@ -149,10 +149,10 @@ impl XbVariant {
 mod tests {
     use super::table::Table;
     use super::*;
-    use menagerie::variant::VariantSet;
+    use crate::variant::VariantSet;
 
     fn variant(name: &str, extra: &str) -> XbVariant {
-        let mut set = VariantSet::builtin(menagerie::board::check_variant);
+        let mut set = VariantSet::builtin(crate::board::check_variant);
         let report = set.load_str(
             "variants.ini",
             include_str!("../../../tests/data/protocol/variants.ini"),

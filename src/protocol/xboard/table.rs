@@ -94,13 +94,10 @@ impl Table {
 
     /// Read a table string (the white half decides; the black half must have as many
     /// entries). Nicknames (`=Y`) and dressed letters are not supported.
-    pub fn parse(text: &str) -> Result<Table, String> {
+    pub fn parse(text: &str) -> Result<Table, TableError> {
         let tokens = tokenize(text)?;
         if tokens.len() < 12 || tokens.len() % 2 != 0 || tokens.len() > 132 {
-            return Err(format!(
-                "a table needs an even number of 12 to 132 entries, not {}",
-                tokens.len()
-            ));
+            return Err(TableError::EntryCount(tokens.len()));
         }
         let white = &tokens[..tokens.len() / 2];
         let mut table = Table::default();
@@ -125,13 +122,26 @@ impl Table {
     }
 }
 
+/// Why a piece table string does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    #[error("a table needs an even number of 12 to 132 entries, not {0}")]
+    EntryCount(usize),
+    #[error("'^' must be followed by a letter")]
+    CaretWithoutLetter,
+    #[error("'{0}' is not supported in a piece table")]
+    Unsupported(char),
+    #[error("dressed letters and nicknames are not supported")]
+    Dressed,
+}
+
 /// One entry as written: `slash` when a `/` came before it.
 struct Token {
     slash: bool,
     entry: Option<Entry>,
 }
 
-fn tokenize(text: &str) -> Result<Vec<Token>, String> {
+fn tokenize(text: &str) -> Result<Vec<Token>, TableError> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -149,16 +159,16 @@ fn tokenize(text: &str) -> Result<Vec<Token>, String> {
             '~' => Some(Entry::Tilde),
             '^' => {
                 let Some(&x) = chars.get(i).filter(|x| x.is_ascii_alphabetic()) else {
-                    return Err("'^' must be followed by a letter".into());
+                    return Err(TableError::CaretWithoutLetter);
                 };
                 i += 1;
                 Some(Entry::Caret(x.to_ascii_uppercase()))
             }
             c if c.is_ascii_alphabetic() => Some(Entry::Piece(c.to_ascii_uppercase())),
-            c => return Err(format!("'{c}' is not supported in a piece table")),
+            c => return Err(TableError::Unsupported(c)),
         };
         if matches!(chars.get(i), Some('\'') | Some('!') | Some('=')) {
-            return Err("dressed letters and nicknames are not supported".into());
+            return Err(TableError::Dressed);
         }
         out.push(Token { slash, entry });
         slash = false;
@@ -204,7 +214,10 @@ mod tests {
         let t = Table::parse(".N.^N.K.n.^n.k").unwrap();
         assert_eq!(t.get(3), Some(&Entry::Caret('N')));
         assert_eq!(t.partner_letter(3), Some('N'));
-        assert!(Table::parse("PNBRQK").is_err());
-        assert!(Table::parse("PNBRQ#Kpnbrq#k").is_err());
+        assert_eq!(Table::parse("PNBRQK"), Err(TableError::EntryCount(6)));
+        assert_eq!(
+            Table::parse("PNBRQ#Kpnbrq#k"),
+            Err(TableError::Unsupported('#'))
+        );
     }
 }

@@ -1,0 +1,36 @@
+//! `menagerie check FILE...`: a report on variant files for their authors.
+
+use super::{Failed, Outcome};
+use crate::board::check_variant;
+use crate::variant::VariantSet;
+use std::path::PathBuf;
+
+/// One `ok` line per variant that loads, one `error` line per problem and one `note`
+/// line per note, on stdout (this report is the command's output, not a diagnostic);
+/// fails if any file has an error.
+pub fn run(files: &[PathBuf]) -> Outcome {
+    let mut set = VariantSet::builtin(check_variant);
+    let mut ok = true;
+    for f in files {
+        let report = set.load_file(f);
+        for name in &report.loaded {
+            if let Some(v) = set.get(name) {
+                out!(
+                    "ok {} {}x{} {} pieces",
+                    name,
+                    v.geometry.files,
+                    v.geometry.ranks,
+                    v.pieces.len()
+                );
+            }
+        }
+        for e in &report.errors {
+            out!("error {e}");
+            ok = false;
+        }
+        for n in &report.notes {
+            out!("note {n}");
+        }
+    }
+    if ok { Ok(()) } else { Err(Failed) }
+}

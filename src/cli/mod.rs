@@ -1,0 +1,110 @@
+//! The `menagerie` command: its arguments (clap), and one driver per subcommand.
+//! `main.rs` parses the arguments and calls the driver; everything a driver prints
+//! goes through the `out!` (stdout) and `err!` (stderr) macros, whose closed-pipe
+//! behaviour is written once, in [`say`] and [`say_err`].
+
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// A line on stdout. When nobody reads it any more (a closed pipe, as in
+/// `menagerie check FILE | head -1`) the command ends there, quietly and successfully:
+/// what it had to say was not wanted.
+macro_rules! out {
+    () => { $crate::cli::say(format_args!("")) };
+    ($($arg:tt)*) => { $crate::cli::say(format_args!($($arg)*)) };
+}
+
+/// A line on stderr; a closed stderr is ignored.
+macro_rules! err {
+    ($($arg:tt)*) => { $crate::cli::say_err(format_args!($($arg)*)) };
+}
+
+pub mod bench;
+pub mod book;
+pub mod check;
+pub mod moves;
+pub mod perft;
+pub mod protocol_mode;
+pub mod tune;
+pub mod variants;
+
+/// Write a line on stdout; a closed stdout ends the process with success (see
+/// [`out!`](crate::cli)).
+pub fn say(line: std::fmt::Arguments) {
+    if writeln!(std::io::stdout(), "{line}").is_err() {
+        std::process::exit(0);
+    }
+}
+
+/// Write a line on stderr, ignoring a closed stderr: the diagnostics had nowhere to
+/// go, the command's work is not undone for that.
+pub fn say_err(line: std::fmt::Arguments) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+#[derive(Parser)]
+#[command(
+    name = "menagerie",
+    version,
+    about = "A chess-variant engine for XBoard and UCI GUIs"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Protocol mode: extra variant files (loaded after the built-in ones).
+    #[arg(long = "variants")]
+    pub variants: Vec<PathBuf>,
+    /// Protocol mode: speak CECP (XBoard) without waiting for the first line.
+    #[arg(long, conflicts_with = "uci")]
+    pub xboard: bool,
+    /// Protocol mode: speak UCI without waiting for the first line.
+    #[arg(long)]
+    pub uci: bool,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Count the leaf nodes of the legal move tree.
+    Perft(perft::PerftArgs),
+    /// Check variant files: one line per variant, errors with file:line.
+    Check { files: Vec<PathBuf> },
+    /// Show the moves of one XBetza piece on a scratch board (a tool for variant designers).
+    Moves(moves::MovesArgs),
+    /// Search fixed positions of many variants to a fixed depth; prints the total node
+    /// count (a regression signature at one thread) and the speed.
+    Bench(bench::BenchArgs),
+    /// Opening books.
+    Book {
+        #[command(subcommand)]
+        action: BookAction,
+    },
+    /// Fit a variant's evaluation weights to labelled positions (Texel tuning) and
+    /// write them as a weights file; see src/eval/tune.rs and variants/weights/.
+    Tune(tune::TuneArgs),
+    /// List the loaded variants.
+    Variants {
+        #[arg(long = "variants")]
+        variants: Vec<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum BookAction {
+    /// Build a book from the engine's own searches (written to book/VARIANT.txt
+    /// unless --output says otherwise); the file header records the command.
+    Build(book::BookBuildArgs),
+}
+
+/// A failed command: the message is already printed, the process exits with 1.
+#[derive(Debug)]
+pub struct Failed;
+
+/// What a driver returns.
+pub type Outcome = Result<(), Failed>;
+
+/// Print `error: MESSAGE` and fail.
+pub fn fail(message: impl std::fmt::Display) -> Failed {
+    err!("error: {message}");
+    Failed
+}
