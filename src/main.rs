@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand};
 use menagerie::board::fen::FenError;
 use menagerie::board::{Position, Ruleset, check_variant};
 use menagerie::book::{self, build::BuildOptions};
+use menagerie::eval::weights::add_weights_errors;
 use menagerie::movegen::bench_piece::piece_targets;
 use menagerie::movegen::{notation, perft, perft_divide};
 use menagerie::search::Score;
@@ -267,7 +268,8 @@ fn main() -> ExitCode {
 fn load(files: &[PathBuf]) -> VariantSet {
     let mut set = VariantSet::builtin(check_variant);
     for f in files {
-        let report = set.load_file(f);
+        let mut report = set.load_file(f);
+        add_weights_errors(&set, &mut report);
         for e in report.errors {
             err!("warning: {e}");
         }
@@ -294,7 +296,8 @@ fn protocol_mode(files: &[PathBuf], xboard: bool, uci: bool) -> Outcome {
     let mut set = VariantSet::builtin(check_variant);
     let mut report = Vec::new();
     for f in files {
-        let r = set.load_file(f);
+        let mut r = set.load_file(f);
+        add_weights_errors(&set, &mut r);
         report.extend(r.errors.iter().map(|e| format!("error: {e}")));
         report.extend(r.notes.iter().map(|n| format!("note: {n}")));
     }
@@ -363,7 +366,8 @@ fn check_command(files: &[PathBuf]) -> Outcome {
     let mut set = VariantSet::builtin(check_variant);
     let mut ok = true;
     for f in files {
-        let report = set.load_file(f);
+        let mut report = set.load_file(f);
+        add_weights_errors(&set, &mut report);
         for name in &report.loaded {
             if let Some(v) = set.get(name) {
                 out!(

@@ -5,11 +5,11 @@
 
 use super::facts::Facts;
 use super::params::{global_slot, piece_slot};
+use super::terms::{GlobalTerm, PieceTerm};
 use super::trace::Trace;
 use super::{DANGER_DIVISOR, Evaluator, count};
 use crate::board::Position;
 use crate::types::{Color, PieceType, Squares};
-use crate::variant::weights::{GlobalTerm, PieceTerm};
 
 impl Evaluator {
     /// The danger to the royal piece of colour `c` (attacks near it, safe checks,
@@ -36,18 +36,20 @@ impl Evaluator {
         let mut attackers = 0;
         for piece in facts.pieces {
             if piece.colour == them && piece.hits > 0 {
-                attackers += self.danger[piece.kind as usize].attacker;
+                attackers += self.pw(piece.kind as usize, PieceTerm::Attacker)[0];
                 tr.danger(c, piece_slot(piece.kind as usize, PieceTerm::Attacker), 1.0);
             }
         }
-        let mut danger = self.king_offset + attackers + self.king_hits * facts.hits[ti];
+        let mut danger = self.gw(GlobalTerm::KingOffset)[0]
+            + attackers
+            + self.gw(GlobalTerm::KingHits)[0] * facts.hits[ti];
         tr.danger(c, slot(GlobalTerm::KingOffset), 1.0);
         tr.danger(c, slot(GlobalTerm::KingHits), facts.hits[ti] as f32);
         let weak = zone
             .and(&facts.attacks[ti])
             .minus(&facts.attacks[ci])
             .count() as i32;
-        danger += self.king_weak * weak;
+        danger += self.gw(GlobalTerm::KingWeak)[0] * weak;
         tr.danger(c, slot(GlobalTerm::KingWeak), weak as f32);
         // The flank: what the enemy attacks there (twice counts twice), what we do.
         let camp = self.basis.flank[k as usize]
@@ -56,16 +58,16 @@ impl Evaluator {
         let enemy_hits = camp.and(&facts.attacks[ti].or(&facts.royal_attacks[ti]));
         let flank_attacks = count(&enemy_hits) + count(&enemy_hits.and(&facts.attacks2[ti]));
         let flank_defense = count(&camp.and(&facts.attacks[ci].or(&facts.royal_attacks[ci])));
-        mg[ci] += self.flank_attacks[0] * flank_attacks;
-        eg[ci] += self.flank_attacks[1] * flank_attacks;
+        mg[ci] += self.gw(GlobalTerm::FlankAttacks)[0] * flank_attacks;
+        eg[ci] += self.gw(GlobalTerm::FlankAttacks)[1] * flank_attacks;
         tr.linear(c, slot(GlobalTerm::FlankAttacks), flank_attacks as f32);
         let squared = flank_attacks * flank_attacks / 8;
-        danger += self.king_flank_attacks * squared;
+        danger += self.gw(GlobalTerm::KingFlankAttacks)[0] * squared;
         tr.danger(c, slot(GlobalTerm::KingFlankAttacks), squared as f32);
-        danger += self.king_flank_defense * flank_defense;
+        danger += self.gw(GlobalTerm::KingFlankDefense)[0] * flank_defense;
         tr.danger(c, slot(GlobalTerm::KingFlankDefense), flank_defense as f32);
         let mobility = facts.mobility[ti] - facts.mobility[ci];
-        danger += self.king_mobility * mobility;
+        danger += self.gw(GlobalTerm::KingMobility)[0] * mobility;
         tr.danger(c, slot(GlobalTerm::KingMobility), mobility as f32);
         if self.checks {
             // Safe: not attacked by the defender (its royal piece included).
@@ -85,7 +87,7 @@ impl Evaluator {
             for t in 0..n {
                 let reached = &facts.checks_reached[ti * n + t];
                 if reached.intersects(&safe) {
-                    danger += self.danger[t].check;
+                    danger += self.pw(t, PieceTerm::Check)[0];
                     tr.danger(c, piece_slot(t, PieceTerm::Check), 1.0);
                 } else if !reached.is_empty() {
                     unsafe_checks += 1;
@@ -94,7 +96,7 @@ impl Evaluator {
                     }
                 }
             }
-            danger += self.king_unsafe_check * unsafe_checks;
+            danger += self.gw(GlobalTerm::KingUnsafeCheck)[0] * unsafe_checks;
             tr.danger(c, slot(GlobalTerm::KingUnsafeCheck), unsafe_checks as f32);
             if self.drop_game {
                 let empty: Squares<W> = g.all().minus(&pos.occupied()).resized();
@@ -106,7 +108,7 @@ impl Evaluator {
                     let squares = self.drop_targets(pos, them, t as PieceType, &empty);
                     let checks = squares.and(&facts.check_squares[ti * n + t]);
                     if checks.intersects(&safe) {
-                        danger += self.danger[t].drop_check;
+                        danger += self.pw(t, PieceTerm::DropCheck)[0];
                         tr.danger(c, piece_slot(t, PieceTerm::DropCheck), 1.0);
                     } else if checks.intersects(&weak) {
                         // A dropped piece has no attack of its own on its square:
@@ -115,32 +117,32 @@ impl Evaluator {
                     }
                     if squares.intersects(&zone) {
                         let h = h.min(2);
-                        danger += self.danger[t].hand * h;
+                        danger += self.pw(t, PieceTerm::HandDanger)[0] * h;
                         tr.danger(c, piece_slot(t, PieceTerm::HandDanger), h as f32);
                     }
                 }
             }
-            danger += self.king_weak_check * weak_checks;
+            danger += self.gw(GlobalTerm::KingWeakCheck)[0] * weak_checks;
             tr.danger(c, slot(GlobalTerm::KingWeakCheck), weak_checks as f32);
         }
         for t in 0..n {
             if self.rules.royal_types & 1u64 << t == 0
                 && !pos.pieces_of(them, t as PieceType).is_empty()
             {
-                danger += self.danger[t].presence;
+                danger += self.pw(t, PieceTerm::Presence)[0];
                 tr.danger(c, piece_slot(t, PieceTerm::Presence), 1.0);
             }
         }
         for s in zone.and(&pos.pieces(c).resized()).iter() {
             let t = pos.piece_at(s).kind() as usize;
             if self.rules.royal_types & 1u64 << t == 0 {
-                danger += self.danger[t].defender;
+                danger += self.pw(t, PieceTerm::Defender)[0];
                 tr.danger(c, piece_slot(t, PieceTerm::Defender), 1.0);
             }
         }
         if danger > 0 {
             mg[ci] -= danger * danger / DANGER_DIVISOR;
-            eg[ci] -= danger * self.king_danger_eg / 64;
+            eg[ci] -= danger * self.gw(GlobalTerm::KingDangerEg)[0] / 64;
         }
     }
 

@@ -5,10 +5,10 @@
 use super::Evaluator;
 use super::params::{piece_slot, square_slot};
 use super::tables::FIRST_SQUARE_TERM;
+use super::terms::{GlobalTerm, PieceTerm};
 use super::trace::Trace;
 use crate::board::Position;
 use crate::types::{Color, PieceType, Squares};
-use crate::variant::weights::PieceTerm;
 
 /// Material counts per colour, for the endgame scale.
 #[derive(Default)]
@@ -57,8 +57,10 @@ impl Evaluator {
                     continue;
                 }
                 let cnt = set.count() as i32;
-                mg[ci] += cnt * self.value[t][0] + in_hand * self.hand[t][0];
-                eg[ci] += cnt * self.value[t][1] + in_hand * self.hand[t][1];
+                mg[ci] += cnt * self.pw(t, PieceTerm::Value)[0]
+                    + in_hand * self.pw(t, PieceTerm::Hand)[0];
+                eg[ci] += cnt * self.pw(t, PieceTerm::Value)[1]
+                    + in_hand * self.pw(t, PieceTerm::Hand)[1];
                 phase += self.basis.phase_weight[t] * (cnt + in_hand);
                 if self.basis.pawnlike[t] {
                     material.pawns[ci] += cnt;
@@ -75,8 +77,8 @@ impl Evaluator {
                 }
                 material.in_hand[ci] += in_hand;
                 if cnt >= 2 {
-                    mg[ci] += self.pair[t][0];
-                    eg[ci] += self.pair[t][1];
+                    mg[ci] += self.pw(t, PieceTerm::Pair)[0];
+                    eg[ci] += self.pw(t, PieceTerm::Pair)[1];
                     tr.linear(c, piece_slot(t, PieceTerm::Pair), 1.0);
                 }
                 if T::ON {
@@ -116,7 +118,7 @@ impl Evaluator {
             pos.pieces(if c == 0 { Color::White } else { Color::Black })
                 .count() as i32
         };
-        d / 4 + (cnt(1 - us) - cnt(us)) * 30 + self.tempo[0]
+        d / 4 + (cnt(1 - us) - cnt(us)) * 30 + self.gw(GlobalTerm::Tempo)[0]
     }
 
     /// Variant goals (fixed, not tuned): checks to give, flag regions to reach.

@@ -4,11 +4,11 @@
 
 use super::facts::Facts;
 use super::params::piece_slot;
+use super::terms::PieceTerm;
 use super::trace::Trace;
 use super::{Evaluator, count};
 use crate::board::Position;
 use crate::types::Color;
-use crate::variant::weights::PieceTerm;
 
 /// `8·√k`, rounded down, for the mobility curve (a piece reaches fewer squares).
 const ROOT_EIGHTHS: [i32; 129] = {
@@ -53,7 +53,7 @@ impl Evaluator {
             {
                 let colour = self.basis.square_colours[self.basis.square_colour(sq)].resized();
                 let k = count(&pawns.and(&colour));
-                let [a, b] = self.same_colour_pawns[t];
+                let [a, b] = self.pw(t, PieceTerm::SameColourPawns);
                 mg[ci] += a * k;
                 eg[ci] += b * k;
                 tr.linear(c, piece_slot(t, PieceTerm::SameColourPawns), k as f32);
@@ -63,7 +63,12 @@ impl Evaluator {
                 .get(all as usize)
             {
                 Some(&pair) => pair,
-                None => mobility_score(self.mobility[t], self.mobility_root[t], mob_base, all),
+                None => mobility_score(
+                    self.pw(t, PieceTerm::Mobility),
+                    self.pw(t, PieceTerm::MobilityRoot),
+                    mob_base,
+                    all,
+                ),
             };
             mg[ci] += a;
             eg[ci] += b;

@@ -21,6 +21,11 @@
 //! [`NoTrace`](trace::NoTrace) costs nothing, the tuner's records every weight's
 //! coefficient ([`tune`]).
 //!
+//! The terms are declared once, in the table of [`terms`] (name, shape, default,
+//! fitted or not); [`weights`] reads a weights file by that table, [`params`]
+//! holds the weights as one flat list and `tables` turns them into the dense
+//! arrays and tables the evaluation reads.
+//!
 //! The modules by concern: `tables` builds the evaluator from its weights;
 //! `material` is the cheap part (material, piece-square tables, phase) and
 //! `pawns` the pawn terms, both before the lazy exit; then `facts`, the first
@@ -39,19 +44,20 @@ pub mod params;
 mod pawns;
 mod scale;
 mod tables;
+pub mod terms;
 mod threats;
 pub mod trace;
 pub mod tune;
 pub mod values;
+pub mod weights;
 
 use crate::board::{Position, Ruleset};
 use crate::types::{Color, MAX_WORDS, PieceType, SquareSet, Squares, TypeSet, Width};
-use crate::variant::weights::GlobalTerm;
 use basis::Basis;
 use cache::{EVAL_UNKNOWN, EvalWidth, with_scratch};
 use params::{Params, global_slot};
 use std::sync::Arc;
-use tables::DangerWeights;
+use terms::{GlobalTerm, PieceTerm};
 use trace::Trace;
 
 pub use facts::{Targets, piece_targets};
@@ -77,11 +83,12 @@ pub struct Evaluator {
     n: usize,
     /// Cells of a piece-square table (the tuner's slots of those weights).
     cells: usize,
-    /// Material per type (mg, eg), on the board and in hand.
-    value: Vec<[i32; 2]>,
-    hand: Vec<[i32; 2]>,
-    /// Bonus for two or more of the type on the board (mg, eg).
-    pair: Vec<[i32; 2]>,
+    /// The weights of the piece terms, rounded, indexed `type * PieceTerm::COUNT +
+    /// term` (mg, eg; a danger term in the first place): centipawns, but the
+    /// mobility terms in eighths of a centipawn (see `tables::unit`).
+    piece_weights: Vec<[i32; 2]>,
+    /// The weights of the global terms, rounded, indexed by term.
+    global_weights: [[i32; 2]; GlobalTerm::COUNT],
     /// What taking a piece of the type gains, for static exchange: its value, plus in
     /// drop games the value of the (demoted) piece that goes to the taker's hand.
     see_values: Vec<i32>,
@@ -91,26 +98,10 @@ pub struct Evaluator {
     psq: Vec<[i32; 2]>,
     /// The board's number of squares.
     squares: usize,
-    /// Mobility weight per square, in eighths of a centipawn (mg, eg).
-    mobility: Vec<[i32; 2]>,
-    /// The same per square no enemy pawn attacks.
-    safe_mobility: Vec<[i32; 2]>,
-    /// Per type, the `mobility_root` weight in eighths of a centipawn.
-    mobility_root: Vec<[i32; 2]>,
     /// Per type and number of squares reached below `MOBILITY_TABLE`, the mobility
-    /// and mobility-root terms together (mg, eg), as [`mobility_score`]
+    /// and mobility-root terms together (mg, eg), as `mobility::mobility_score`
     /// computes them: indexed `type * MOBILITY_TABLE + reached`.
     mobility_table: Vec<[i32; 2]>,
-    /// Per piece of the type on an open file, a semi-open file, an outpost, and
-    /// right behind an own pawn (mg, eg).
-    open_file: Vec<[i32; 2]>,
-    semi_open_file: Vec<[i32; 2]>,
-    outpost: Vec<[i32; 2]>,
-    behind_pawn: Vec<[i32; 2]>,
-    /// Per victim type, attacked by a safe enemy pawn (mg, eg).
-    threat_by_pawn: Vec<[i32; 2]>,
-    /// Per type: the bonus for attacking a weak piece of the type.
-    threat: Vec<[i32; 2]>,
     /// Some type has a `threat` weight (else the weak pieces are not walked).
     threat_on: bool,
     /// Some type has a `threat_by_pawn` weight (else its walks are skipped).
@@ -118,7 +109,7 @@ pub struct Evaluator {
     /// Per colour and square: what a pawn of the colour there, or anywhere ahead
     /// of it on its file, attacks (the squares it may one day attack).
     pawn_span: Vec<SquareSet>,
-    /// Any type has a weight on the pawn-related piece terms above (else the pawn
+    /// Any type has a weight on the pawn-related piece terms (else the pawn
     /// maps they read are not needed).
     pawn_terms_on: bool,
     /// The pawn maps are needed and the pawns' captures do not depend on the
@@ -126,42 +117,15 @@ pub struct Evaluator {
     pawn_maps_cached: bool,
     /// Proximity per type and distance to the enemy royal piece (mg, eg).
     proximity: Vec<[[i32; 2]; 16]>,
-    danger: Vec<DangerWeights>,
     /// Per type: the types worth more (by estimate), whose pieces it threatens.
     more_valuable: Vec<TypeSet>,
-    tempo: [i32; 2],
-    doubled: [i32; 2],
-    isolated: [i32; 2],
-    connected: [i32; 2],
     /// Passed pawn by relative rank (mg, eg).
     passed: [[i32; 2]; 16],
-    hanging: [i32; 2],
-    threat_by_lesser: [i32; 2],
-    pawn_push_threat: [i32; 2],
-    restricted: [i32; 2],
-    king_pawn_distance: [i32; 2],
-    backward: [i32; 2],
-    space: [i32; 2],
-    flank_attacks: [i32; 2],
-    pawnless_flank: [i32; 2],
-    /// Per colour-bound type: per own pawn on the piece's square colour (mg, eg).
-    same_colour_pawns: Vec<[i32; 2]>,
-    king_flank_attacks: i32,
-    king_flank_defense: i32,
-    king_mobility: i32,
-    shelter: [i32; 2],
-    storm: [i32; 2],
     /// Passed pawn with its square ahead empty, and the two royal pieces' distances
     /// to that square, by relative rank (mg, eg), the distances in units.
     passed_free: [[i32; 2]; 16],
     passed_own_king: [[i32; 2]; 16],
     passed_enemy_king: [[i32; 2]; 16],
-    king_hits: i32,
-    king_weak: i32,
-    king_unsafe_check: i32,
-    king_weak_check: i32,
-    king_offset: i32,
-    king_danger_eg: i32,
     /// Losing all pieces wins (giveaway): material counts against its owner.
     material_sign: i32,
     drop_game: bool,
@@ -169,14 +133,21 @@ pub struct Evaluator {
     checks: bool,
     /// How far the terms after the lazy exit can move the score, roughly.
     lazy_margin: i32,
-    /// Endgame scale by the pawns of the side ahead (64ths: base, per pawn), with
-    /// opposite-coloured bishops, and with those bishops alone.
-    scale_pawns: [i32; 2],
-    scale_opposite: [i32; 2],
-    scale_opposite_alone: i32,
 }
 
 impl Evaluator {
+    /// The weight of a piece term for type `t` (see `piece_weights`).
+    #[inline(always)]
+    fn pw(&self, t: usize, term: PieceTerm) -> [i32; 2] {
+        self.piece_weights[t * PieceTerm::COUNT + term as usize]
+    }
+
+    /// The weight of a global term.
+    #[inline(always)]
+    fn gw(&self, term: GlobalTerm) -> [i32; 2] {
+        self.global_weights[term as usize]
+    }
+
     /// A rough value for ordering and pruning: middlegame material.
     #[inline]
     pub fn value(&self, t: PieceType) -> i32 {
@@ -266,8 +237,9 @@ impl Evaluator {
         if self.material_sign < 0 {
             return (self.giveaway_score(pos, &mg), true);
         }
-        mg[stm as usize] += self.tempo[0];
-        eg[stm as usize] += self.tempo[1];
+        let tempo = self.gw(GlobalTerm::Tempo);
+        mg[stm as usize] += tempo[0];
+        eg[stm as usize] += tempo[1];
         tr.linear(stm, global_slot(self.n, GlobalTerm::Tempo), 1.0);
         let cached_maps = self.pawns::<T, W>(pos, &mut mg, &mut eg, tr);
         self.goals(pos, &mut mg, &mut eg, tr);

@@ -7,11 +7,11 @@
 use super::cache::EvalWidth;
 use super::facts::{Facts, PawnMaps};
 use super::params::{global_slot, piece_slot};
+use super::terms::{GlobalTerm, PieceTerm};
 use super::trace::Trace;
 use super::{Evaluator, count};
 use crate::board::Position;
 use crate::types::{Color, PieceType, Square, Squares};
-use crate::variant::weights::{GlobalTerm, PieceTerm};
 
 /// Royal pieces further than this from a passed pawn's square ahead count as this far.
 const KING_DISTANCE_MAX: usize = 5;
@@ -62,8 +62,8 @@ impl Evaluator {
             // Space counts for more with more pieces to use it.
             let pieces = pos.pieces(c).count() as i32 - 1;
             let x = space * pieces * pieces;
-            mg[c as usize] += self.space[0] * x / 256;
-            eg[c as usize] += self.space[1] * x / 256;
+            mg[c as usize] += self.gw(GlobalTerm::Space)[0] * x / 256;
+            eg[c as usize] += self.gw(GlobalTerm::Space)[1] * x / 256;
             tr.linear(c, global_slot(n, GlobalTerm::Space), x as f32 / 256.0);
         }
         maps
@@ -161,12 +161,13 @@ impl Evaluator {
                 }
             }
         }
-        for (term, cnt, w) in [
-            (GlobalTerm::Doubled, doubled, self.doubled),
-            (GlobalTerm::Isolated, isolated, self.isolated),
-            (GlobalTerm::Connected, connected, self.connected),
-            (GlobalTerm::Backward, backward, self.backward),
+        for (term, cnt) in [
+            (GlobalTerm::Doubled, doubled),
+            (GlobalTerm::Isolated, isolated),
+            (GlobalTerm::Connected, connected),
+            (GlobalTerm::Backward, backward),
         ] {
+            let w = self.gw(term);
             score[0] += cnt * w[0];
             score[1] += cnt * w[1];
             tr.linear(c, global_slot(self.n, term), cnt as f32);
@@ -264,20 +265,13 @@ impl Evaluator {
                 }
             }
         }
-        for (term, cnt, w) in [
-            (GlobalTerm::Shelter, shelter, self.shelter),
-            (GlobalTerm::Storm, storm, self.storm),
-            (
-                GlobalTerm::KingPawnDistance,
-                pawn_distance,
-                self.king_pawn_distance,
-            ),
-            (
-                GlobalTerm::PawnlessFlank,
-                pawnless_flank,
-                self.pawnless_flank,
-            ),
+        for (term, cnt) in [
+            (GlobalTerm::Shelter, shelter),
+            (GlobalTerm::Storm, storm),
+            (GlobalTerm::KingPawnDistance, pawn_distance),
+            (GlobalTerm::PawnlessFlank, pawnless_flank),
         ] {
+            let w = self.gw(term);
             score[0] += cnt * w[0];
             score[1] += cnt * w[1];
             tr.linear(c, global_slot(self.n, term), cnt as f32);
@@ -361,7 +355,7 @@ impl Evaluator {
         let (us, them) = (c as usize, c.flip() as usize);
         let white = c == Color::White;
         let safe = count(&reached.minus(&maps.attacks[them]));
-        let [sm, se] = self.safe_mobility[t];
+        let [sm, se] = self.pw(t, PieceTerm::SafeMobility);
         let mut score = [sm * safe / 8, se * safe / 8];
         tr.linear(c, piece_slot(t, PieceTerm::SafeMobility), safe as f32);
         let (f, r) = self.basis.file_rank(sq);
@@ -379,21 +373,22 @@ impl Evaluator {
             (r > 0).then(|| sq - g.files)
         };
         let behind = front.is_some_and(|x| pos.pieces_of(c, maps.pawn).contains(x));
-        let mut add = |term: PieceTerm, [a, b]: [i32; 2]| {
+        let mut add = |term: PieceTerm| {
+            let [a, b] = self.pw(t, term);
             score[0] += a;
             score[1] += b;
             tr.linear(c, piece_slot(t, term), 1.0);
         };
         match (own_file, enemy_file) {
-            (false, false) => add(PieceTerm::OpenFile, self.open_file[t]),
-            (false, true) => add(PieceTerm::SemiOpenFile, self.semi_open_file[t]),
+            (false, false) => add(PieceTerm::OpenFile),
+            (false, true) => add(PieceTerm::SemiOpenFile),
             _ => {}
         }
         if outpost {
-            add(PieceTerm::Outpost, self.outpost[t]);
+            add(PieceTerm::Outpost);
         }
         if behind {
-            add(PieceTerm::BehindPawn, self.behind_pawn[t]);
+            add(PieceTerm::BehindPawn);
         }
         score
     }

@@ -2,6 +2,7 @@
 //! few pawns or bishops of opposite colours.
 
 use super::material::Material;
+use super::terms::GlobalTerm;
 use super::{Evaluator, SCALE_ONE};
 
 /// A side ahead by less than this (estimated value, without pawns) cannot mate
@@ -29,12 +30,12 @@ impl Evaluator {
         // Fewer pawns to win with, or bishops that never meet: nearer a draw.
         let opposite = m.bound == [1, 1] && m.bound_colour[0] != m.bound_colour[1];
         let scale = if opposite && m.others == [0, 0] {
-            self.scale_opposite_alone
+            self.gw(GlobalTerm::ScaleOppositeAlone)[0]
         } else {
             let [base, per_pawn] = if opposite {
-                self.scale_opposite
+                self.gw(GlobalTerm::ScaleOpposite)
             } else {
-                self.scale_pawns
+                self.gw(GlobalTerm::ScalePawns)
             };
             base + per_pawn * m.pawns[s]
         };

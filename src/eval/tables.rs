@@ -9,10 +9,10 @@ use super::cache::NEXT_EVALUATOR_ID;
 use super::facts::pawn_spans;
 use super::mobility::{MOBILITY_TABLE, mobility_score};
 use super::params::{Params, piece_slot};
+use super::terms::{GlobalTerm, PieceTerm};
 use crate::board::Ruleset;
 use crate::types::{Color, PieceType};
 use crate::variant::GameValue;
-use crate::variant::weights::{GlobalTerm, PieceTerm};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -25,15 +25,14 @@ const _: () = {
     assert!(SQUARE_FEATURES == 4);
 };
 
-/// King-danger weights of one type.
-#[derive(Clone, Copy, Default)]
-pub(super) struct DangerWeights {
-    pub attacker: i32,
-    pub check: i32,
-    pub drop_check: i32,
-    pub hand: i32,
-    pub defender: i32,
-    pub presence: i32,
+/// The unit a piece term's weight is kept in by the evaluator, per centipawn:
+/// eighths for the mobility terms, which are summed per square reached (a
+/// weight of 2.4 per square must not round to 2 before it is multiplied).
+fn unit(term: PieceTerm) -> f64 {
+    match term {
+        PieceTerm::Mobility | PieceTerm::SafeMobility | PieceTerm::MobilityRoot => 8.0,
+        _ => 1.0,
+    }
 }
 
 impl Evaluator {
@@ -50,18 +49,24 @@ impl Evaluator {
         let n = v.num_types();
         let round = |x: f64| x.round() as i32;
         let pair = |w: [f64; 2]| [round(w[0]), round(w[1])];
-        // A piece term per type, in centipawns and in eighths of a centipawn.
-        let per_type = |term: PieceTerm, scale: f64| -> Vec<[i32; 2]> {
-            (0..n)
-                .map(|t| {
+        // Every piece term per type, in its unit; every global term.
+        let piece_weights: Vec<[i32; 2]> = (0..n)
+            .flat_map(|t| {
+                PieceTerm::ALL.map(|term| {
                     let w = params.piece(t, term);
-                    [round(w[0] * scale), round(w[1] * scale)]
+                    [round(w[0] * unit(term)), round(w[1] * unit(term))]
                 })
+            })
+            .collect();
+        let global_weights = GlobalTerm::ALL.map(|term| pair(params.global(term)));
+        let per_type = |term: PieceTerm| -> Vec<[i32; 2]> {
+            (0..n)
+                .map(|t| piece_weights[t * PieceTerm::COUNT + term as usize])
                 .collect()
         };
-        let value = per_type(PieceTerm::Value, 1.0);
-        let hand = per_type(PieceTerm::Hand, 1.0);
-        let pair_bonus = per_type(PieceTerm::Pair, 1.0);
+        let gw = |term: GlobalTerm| global_weights[term as usize];
+        let value = per_type(PieceTerm::Value);
+        let hand = per_type(PieceTerm::Hand);
         let value_mg: Vec<i32> = value.iter().map(|v| v[0]).collect();
         let see_values: Vec<i32> = (0..n)
             .map(|t| {
@@ -100,28 +105,20 @@ impl Evaluator {
                 }
             }
         }
-        let mobility = per_type(PieceTerm::Mobility, 8.0);
-        let safe_mobility = per_type(PieceTerm::SafeMobility, 8.0);
-        let mobility_root = per_type(PieceTerm::MobilityRoot, 8.0);
-        let open_file = per_type(PieceTerm::OpenFile, 1.0);
-        let semi_open_file = per_type(PieceTerm::SemiOpenFile, 1.0);
-        let outpost = per_type(PieceTerm::Outpost, 1.0);
-        let behind_pawn = per_type(PieceTerm::BehindPawn, 1.0);
-        let threat_by_pawn = per_type(PieceTerm::ThreatByPawn, 1.0);
-        let threat = per_type(PieceTerm::Threat, 1.0);
-        let gw = |term: GlobalTerm| pair(params.global(term));
+        // Some piece of a pawn term or a term that reads the pawn maps is on.
+        let piece_terms_on = [
+            PieceTerm::SafeMobility,
+            PieceTerm::OpenFile,
+            PieceTerm::SemiOpenFile,
+            PieceTerm::Outpost,
+            PieceTerm::BehindPawn,
+            PieceTerm::ThreatByPawn,
+            PieceTerm::Threat,
+        ]
+        .iter()
+        .any(|&term| per_type(term).iter().any(|w| *w != [0, 0]));
         let pawn_terms_on = basis.pawn.is_some()
-            && ([
-                &safe_mobility,
-                &open_file,
-                &semi_open_file,
-                &outpost,
-                &behind_pawn,
-                &threat_by_pawn,
-                &threat,
-            ]
-            .iter()
-            .any(|ws| ws.iter().any(|w| *w != [0, 0]))
+            && (piece_terms_on
                 || [
                     GlobalTerm::PawnPushThreat,
                     GlobalTerm::Restricted,
@@ -137,19 +134,6 @@ impl Evaluator {
                     let f = basis.proximity[d] as f64;
                     pair([w[0] * f, w[1] * f])
                 })
-            })
-            .collect();
-        let danger = (0..n)
-            .map(|t| {
-                let d = |term: PieceTerm| round(params.piece(t, term)[0]);
-                DangerWeights {
-                    attacker: d(PieceTerm::Attacker),
-                    check: d(PieceTerm::Check),
-                    drop_check: d(PieceTerm::DropCheck),
-                    hand: d(PieceTerm::HandDanger),
-                    defender: d(PieceTerm::Defender),
-                    presence: d(PieceTerm::Presence),
-                }
             })
             .collect();
         let more_valuable = (0..n)
@@ -181,33 +165,30 @@ impl Evaluator {
         let mobility_table = (0..n * MOBILITY_TABLE)
             .map(|i| {
                 let (t, all) = (i / MOBILITY_TABLE, (i % MOBILITY_TABLE) as i32);
-                mobility_score(mobility[t], mobility_root[t], basis.mob_base[t], all)
+                let w = |term: PieceTerm| piece_weights[t * PieceTerm::COUNT + term as usize];
+                let (mobility, root) = (w(PieceTerm::Mobility), w(PieceTerm::MobilityRoot));
+                mobility_score(mobility, root, basis.mob_base[t], all)
             })
             .collect();
+        let threat_on = per_type(PieceTerm::Threat).iter().any(|w| *w != [0, 0]);
+        let threat_by_pawn_on = per_type(PieceTerm::ThreatByPawn)
+            .iter()
+            .any(|w| *w != [0, 0]);
+        let lazy_margin = gw(GlobalTerm::LazyMargin)[0].max(0);
         Evaluator {
             id: NEXT_EVALUATOR_ID.fetch_add(1, Ordering::Relaxed),
             rules: rules.clone(),
             n,
             cells: params.cells,
-            value,
-            hand,
-            pair: pair_bonus,
+            piece_weights,
+            global_weights,
             see_values,
             value_mg,
             psq,
             squares,
-            mobility,
-            safe_mobility,
-            mobility_root,
             mobility_table,
-            open_file,
-            semi_open_file,
-            outpost,
-            behind_pawn,
-            threat_by_pawn_on: threat_by_pawn.iter().any(|w| *w != [0, 0]),
-            threat_by_pawn,
-            threat_on: threat.iter().any(|w| *w != [0, 0]),
-            threat,
+            threat_by_pawn_on,
+            threat_on,
             pawn_span,
             pawn_terms_on,
             pawn_maps_cached: pawn_terms_on
@@ -217,44 +198,15 @@ impl Evaluator {
                         .all(|c| rules.captures_by_plain_leaps(c, p))
                 }),
             proximity,
-            danger,
             more_valuable,
-            tempo: gw(GlobalTerm::Tempo),
-            doubled: gw(GlobalTerm::Doubled),
-            isolated: gw(GlobalTerm::Isolated),
-            connected: gw(GlobalTerm::Connected),
             passed,
-            hanging: gw(GlobalTerm::Hanging),
-            threat_by_lesser: gw(GlobalTerm::ThreatByLesser),
-            pawn_push_threat: gw(GlobalTerm::PawnPushThreat),
-            restricted: gw(GlobalTerm::Restricted),
-            king_pawn_distance: gw(GlobalTerm::KingPawnDistance),
-            backward: gw(GlobalTerm::Backward),
-            space: gw(GlobalTerm::Space),
-            flank_attacks: gw(GlobalTerm::FlankAttacks),
-            pawnless_flank: gw(GlobalTerm::PawnlessFlank),
-            same_colour_pawns: per_type(PieceTerm::SameColourPawns, 1.0),
-            king_flank_attacks: gw(GlobalTerm::KingFlankAttacks)[0],
-            king_flank_defense: gw(GlobalTerm::KingFlankDefense)[0],
-            king_mobility: gw(GlobalTerm::KingMobility)[0],
-            shelter: gw(GlobalTerm::Shelter),
-            storm: gw(GlobalTerm::Storm),
             passed_free: by_rank(GlobalTerm::PassedFree),
             passed_own_king: by_rank(GlobalTerm::PassedOwnKing),
             passed_enemy_king: by_rank(GlobalTerm::PassedEnemyKing),
-            king_hits: gw(GlobalTerm::KingHits)[0],
-            king_weak: gw(GlobalTerm::KingWeak)[0],
-            king_unsafe_check: gw(GlobalTerm::KingUnsafeCheck)[0],
-            king_weak_check: gw(GlobalTerm::KingWeakCheck)[0],
-            king_offset: gw(GlobalTerm::KingOffset)[0],
-            king_danger_eg: gw(GlobalTerm::KingDangerEg)[0],
             material_sign,
             drop_game,
             checks: v.checking && rules.royal_types != 0,
-            lazy_margin: gw(GlobalTerm::LazyMargin)[0].max(0),
-            scale_pawns: gw(GlobalTerm::ScalePawns),
-            scale_opposite: gw(GlobalTerm::ScaleOpposite),
-            scale_opposite_alone: gw(GlobalTerm::ScaleOppositeAlone)[0],
+            lazy_margin,
             basis,
             params,
         }

@@ -1,8 +1,8 @@
 //! The evaluation's unit tests.
 
+use super::terms::PieceTerm;
 use super::*;
 use crate::board::builtin_rules;
-use crate::variant::weights::PieceTerm;
 use params::piece_slot;
 use trace::NoTrace;
 
@@ -13,7 +13,7 @@ fn chess_values_are_ordered_and_start_is_balanced() {
     let v = |c: char| e.value(rules.variant.type_of_letter(c).unwrap());
     assert!(v('p') < v('n') && v('n') <= v('b') + 60 && v('b') < v('r') && v('r') < v('q'));
     let pos = Position::start(&rules);
-    assert_eq!(e.evaluate(&pos), e.tempo[0]);
+    assert_eq!(e.evaluate(&pos), e.gw(GlobalTerm::Tempo)[0]);
 }
 
 /// The pawn caches change no score: positions with the same pawns and royal
@@ -216,6 +216,33 @@ fn the_eval_cache_changes_no_score() {
                     assert_eq!(got, fresh, "{variant} {fen} ({alpha}, {beta})");
                 }
             }
+        }
+    }
+}
+
+/// The generic weights are the term table's defaults: zero for the piece terms it
+/// does not derive from the pieces, its numbers for the global terms (the lazy
+/// margin doubled in drop games).
+#[test]
+fn generic_weights_follow_the_term_table() {
+    use terms::PieceDefault;
+    for variant in ["chess", "crazyhouse", "shogi", "xiangqi", "makruk"] {
+        let rules = builtin_rules(variant);
+        let basis = Basis::new(&rules);
+        let p = Params::generic(&rules, &basis);
+        for t in 0..p.n {
+            for term in PieceTerm::ALL {
+                if term.default() == PieceDefault::Zero {
+                    assert_eq!(p.piece(t, term), [0.0, 0.0], "{variant} {}", term.name());
+                }
+            }
+        }
+        for term in GlobalTerm::ALL {
+            let want = match term {
+                GlobalTerm::LazyMargin if rules.variant.piece_drops => [700.0, 700.0],
+                _ => term.default(),
+            };
+            assert_eq!(p.global(term), want, "{variant} {}", term.name());
         }
     }
 }

@@ -4,11 +4,11 @@
 
 use super::facts::{Facts, PawnMaps, piece_targets};
 use super::params::{global_slot, piece_slot};
+use super::terms::{GlobalTerm, PieceTerm};
 use super::trace::Trace;
 use super::{Evaluator, count};
 use crate::board::Position;
 use crate::types::{Color, Squares};
-use crate::variant::weights::{GlobalTerm, PieceTerm};
 
 impl Evaluator {
     /// Enemy pieces attacked and not defended, and those attacked by cheaper pieces,
@@ -37,14 +37,14 @@ impl Evaluator {
                 mg[ci] += a;
                 eg[ci] += b;
             }
-            if T::ON || self.restricted != [0, 0] {
+            if T::ON || self.gw(GlobalTerm::Restricted) != [0, 0] {
                 let mut contested = defended.and(&ours);
                 if let Some(maps) = &facts.pawns {
                     contested = contested.minus(&maps.attacks[ti]);
                 }
                 let k = count(&contested);
-                mg[ci] += self.restricted[0] * k;
-                eg[ci] += self.restricted[1] * k;
+                mg[ci] += self.gw(GlobalTerm::Restricted)[0] * k;
+                eg[ci] += self.gw(GlobalTerm::Restricted)[1] * k;
                 tr.linear(c, global_slot(self.n, GlobalTerm::Restricted), k as f32);
             }
             // Hanging: attacked and not defended, or (not a pawn) attacked twice,
@@ -63,18 +63,14 @@ impl Evaluator {
             if T::ON || self.threat_on {
                 for s in theirs.and(&ours).minus(&strong).iter() {
                     let t = pos.piece_at(s).kind() as usize;
-                    mg[ci] += self.threat[t][0];
-                    eg[ci] += self.threat[t][1];
+                    mg[ci] += self.pw(t, PieceTerm::Threat)[0];
+                    eg[ci] += self.pw(t, PieceTerm::Threat)[1];
                     tr.linear(c, piece_slot(t, PieceTerm::Threat), 1.0);
                 }
             }
-            for (set, w, term) in [
-                (hanging, self.hanging, GlobalTerm::Hanging),
-                (
-                    facts.by_lesser[ci],
-                    self.threat_by_lesser,
-                    GlobalTerm::ThreatByLesser,
-                ),
+            for (set, term) in [
+                (hanging, GlobalTerm::Hanging),
+                (facts.by_lesser[ci], GlobalTerm::ThreatByLesser),
             ] {
                 if set.is_empty() {
                     continue;
@@ -83,6 +79,7 @@ impl Evaluator {
                     .iter()
                     .map(|s| self.basis.estimate[pos.piece_at(s).kind() as usize])
                     .sum();
+                let w = self.gw(term);
                 mg[ci] += w[0] * worth / 100;
                 eg[ci] += w[1] * worth / 100;
                 tr.linear(c, global_slot(self.n, term), worth as f32 / 100.0);
@@ -121,12 +118,12 @@ impl Evaluator {
             }
             for v in attacked.and(&safe_attacks).iter() {
                 let u = pos.piece_at(v).kind() as usize;
-                score[0] += self.threat_by_pawn[u][0];
-                score[1] += self.threat_by_pawn[u][1];
+                score[0] += self.pw(u, PieceTerm::ThreatByPawn)[0];
+                score[1] += self.pw(u, PieceTerm::ThreatByPawn)[1];
                 tr.linear(c, piece_slot(u, PieceTerm::ThreatByPawn), 1.0);
             }
         }
-        if (T::ON || self.pawn_push_threat != [0, 0]) && !victims.is_empty() {
+        if (T::ON || self.gw(GlobalTerm::PawnPushThreat) != [0, 0]) && !victims.is_empty() {
             let pushes = maps.pushes[ci]
                 .minus(&maps.attacks[ti])
                 .minus(&theirs_att.minus(ours));
@@ -135,8 +132,8 @@ impl Evaluator {
                 reach |= piece_targets(&self.rules, c, p, sq, &occ).captures;
             }
             let k = count(&reach.and(&victims));
-            score[0] += self.pawn_push_threat[0] * k;
-            score[1] += self.pawn_push_threat[1] * k;
+            score[0] += self.gw(GlobalTerm::PawnPushThreat)[0] * k;
+            score[1] += self.gw(GlobalTerm::PawnPushThreat)[1] * k;
             tr.linear(c, global_slot(self.n, GlobalTerm::PawnPushThreat), k as f32);
         }
         score

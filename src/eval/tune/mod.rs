@@ -27,12 +27,12 @@ mod run;
 pub use run::{TuneError, TuneRun, command_line, run_tune};
 
 use super::params::{Params, global_slot, is_fixed, is_single};
+use super::terms::GlobalTerm;
 use super::trace::Recorded;
 use super::{DANGER_DIVISOR, Evaluator, PHASE_MAX, SCALE_ONE};
 use crate::board::Position;
 use crate::movegen::notation;
 use crate::types::{Color, MoveKind, RankNumbering};
-use crate::variant::weights::GlobalTerm;
 
 /// The settings of a fit.
 #[derive(Clone, Debug)]

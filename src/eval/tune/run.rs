@@ -8,7 +8,8 @@ use crate::board::{Position, Ruleset};
 use crate::eval::Evaluator;
 use crate::eval::basis::Basis;
 use crate::eval::params::{Params, global_slot};
-use crate::variant::weights::{GlobalTerm, Weights};
+use crate::eval::terms::GlobalTerm;
+use crate::eval::weights::Weights;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -197,7 +198,7 @@ pub fn run_tune(
     if let Some(out) = &run.out {
         let mut header = vec![
             format!(
-                "Evaluation weights for {} (format: src/variant/weights.rs).",
+                "Evaluation weights for {} (format: src/eval/terms.rs).",
                 rules.variant.name
             ),
             String::new(),
