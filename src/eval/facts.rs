@@ -3,10 +3,11 @@
 //! colour's attack maps (by its pieces, by its royal pieces, twice), the enemy
 //! pieces its cheaper pieces attack, the squares from which each type would check
 //! the enemy royal piece and those its pieces reach, the pawn maps, and every
-//! piece with the squares it reaches. The term modules only read them: mobility
-//! and king safety both read the check squares and the mobility counts, the pawn
-//! terms read the pieces' targets, the threats read the attack maps, without one
-//! term module calling another.
+//! piece with the squares it reaches. The term modules only read them, none
+//! calls another: mobility reads each piece's squares reached, the pawn terms of
+//! pieces read those and the pawn maps, the threats read the attack maps, king
+//! safety reads the attack maps, the checks each type can give, the pieces that
+//! hit the royal piece's zone and the mobility counts.
 
 use super::Evaluator;
 use super::count;
