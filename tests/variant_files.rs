@@ -79,7 +79,8 @@ fn a_weights_file_beside_a_variant_file_is_read_and_its_errors_name_file_and_lin
     let weights = dir.join("weights").join("mine.txt");
     std::fs::write(&weights, "tempo = 30 20\nvalue N = 333\n").expect("write");
     let mut set = VariantSet::builtin(check_variant);
-    let report = set.load_file(&ini);
+    let report = menagerie::eval::weights::load_variant_file(&mut set, &ini);
+    // (The evaluation layer reads the terms: it adds the errors of the weights.)
     let _ = std::fs::remove_dir_all(&dir);
     // A bad line is an error with the file and line; the variant still loads.
     assert_eq!(report.loaded, vec!["mine".to_string(), "other".to_string()]);
@@ -95,7 +96,7 @@ fn a_weights_file_beside_a_variant_file_is_read_and_its_errors_name_file_and_lin
     // parent's weights when it has the parent's pieces.
     let eval = |name: &str| Evaluator::new(&Ruleset::new(set.get(name).expect("loaded")));
     let (mine, other, chess) = (eval("mine"), eval("other"), eval("chess"));
-    use menagerie::variant::weights::GlobalTerm;
+    use menagerie::eval::terms::GlobalTerm;
     assert_eq!(mine.params().global(GlobalTerm::Tempo), [30.0, 20.0]);
     assert_eq!(other.params(), chess.params());
 }

@@ -12,20 +12,33 @@ after the fit:
     python3 tools/scale_weights.py variants/weights/chess.txt /tmp/chess.txt 0.77 --danger
 
 `--danger` names every king-danger term (the single-number terms summed into the danger
-that is squared): king_hits king_weak king_unsafe_check king_weak_check king_flank_attacks
+that is squared), as the evaluation's term table src/eval/terms.rs marks them (`danger`):
+today king_hits king_weak king_unsafe_check king_weak_check king_flank_attacks
 king_flank_defense king_mobility king_offset attacker check drop_check hand_danger defender
-presence.
+presence. It reads that file of the clone the tool is in.
 """
+import os
 import re
 import sys
 
-# The evaluation's king-danger terms (src/variant/weights.rs: `PieceTerm::is_danger` and the
-# single-number global terms but king_danger_eg and those set by hand, `GlobalTerm::is_fixed`);
-# a test there keeps the two lists equal.
-DANGER = (
-    "king_hits king_weak king_unsafe_check king_weak_check king_flank_attacks king_flank_defense "
-    "king_mobility king_offset attacker check drop_check hand_danger defender presence"
-).split()
+# The evaluation's king-danger terms are those its term table (src/eval/terms.rs) marks
+# `danger`: read from there, so that the list is written once.
+TERMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "eval", "terms.rs")
+TABLE_LINE = re.compile(r'^\s*\w+ = "(\w+)", \w+, \w+, (danger|plain), ')
+
+
+def danger_terms(path=TERMS):
+    """The names of the terms the table at `path` marks `danger`."""
+    try:
+        with open(path) as f:
+            lines = f.readlines()
+    except OSError as e:
+        sys.exit(f"scale_weights.py: --danger reads the term table: {e}")
+    names = [m.group(1) for m in map(TABLE_LINE.match, lines) if m and m.group(2) == "danger"]
+    if not names:
+        sys.exit(f"scale_weights.py: {path}: no term marked danger (has the table's format changed?)")
+    return names
+
 
 # A weight line: the term, its piece letter and square if any, the numbers, a comment.
 LINE = re.compile(r"^(\w+)((?: [^=\s]+)*) = ([^#]*?)(\s*#.*)?$")
@@ -49,7 +62,7 @@ def main():
     src, dst, factor = sys.argv[1], sys.argv[2], float(sys.argv[3])
     names = set()
     for name in sys.argv[4:]:
-        names.update(DANGER if name == "--danger" else [name])
+        names.update(danger_terms() if name == "--danger" else [name])
     with open(src) as f:
         lines = f.readlines()
     with open(dst, "w") as f:

@@ -2,6 +2,7 @@
 
 use super::{Failed, Outcome};
 use crate::board::check_variant;
+use crate::eval::weights::load_variant_file;
 use crate::variant::VariantSet;
 use std::path::PathBuf;
 
@@ -12,7 +13,7 @@ pub fn run(files: &[PathBuf]) -> Outcome {
     let mut set = VariantSet::builtin(check_variant);
     let mut ok = true;
     for f in files {
-        let report = set.load_file(f);
+        let report = load_variant_file(&mut set, f);
         for name in &report.loaded {
             if let Some(v) = set.get(name) {
                 out!(

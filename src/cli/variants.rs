@@ -2,6 +2,7 @@
 
 use super::{Failed, Outcome, fail};
 use crate::board::{Ruleset, check_variant};
+use crate::eval::weights::load_variant_file;
 use crate::variant::{UnknownVariant, VariantSet};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -25,7 +26,7 @@ pub fn read(files: &[PathBuf]) -> (VariantSet, Vec<String>) {
     let mut set = VariantSet::builtin(check_variant);
     let mut report = Vec::new();
     for f in files {
-        let r = set.load_file(f);
+        let r = load_variant_file(&mut set, f);
         report.extend(r.errors.iter().map(|e| format!("error: {e}")));
         report.extend(r.notes.iter().map(|n| format!("note: {n}")));
     }

@@ -5,10 +5,10 @@
 //! estimated piece values by which threats are weighed, the game phase measured and
 //! drawn material recognised, and the mobility a piece typically has.
 
+use super::terms::square_cell;
 use super::values;
 use crate::board::{Position, Ruleset, StepKind, StepMode};
 use crate::types::{Color, Geometry, PieceType, Square, SquareSet};
-use crate::variant::weights::square_cell;
 use std::sync::Arc;
 
 /// Square features, in the order of the piece terms `advance`, `advance2`,
@@ -296,7 +296,7 @@ impl Basis {
     }
 
     /// The piece-square table cell of a piece of colour `c` on `sq` (see
-    /// [`square_cell`](crate::variant::weights::square_cell)).
+    /// [`square_cell`](super::terms::square_cell)).
     #[inline]
     pub fn square_cell(&self, c: Color, sq: Square) -> usize {
         let s = if c == Color::White {

@@ -5,11 +5,11 @@
 //! weights are its weights file's where it gives them and the generic ones, derived
 //! from its pieces, elsewhere (an untuned piece-square table is zero).
 
-use super::SCALE_ONE;
 use super::basis::Basis;
+use super::terms::{GlobalTerm, PieceTerm, square_cells};
 use super::values;
+use super::weights::Weights;
 use crate::board::Ruleset;
-use crate::variant::weights::{GlobalTerm, PieceTerm, Weights, square_cells};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
@@ -88,9 +88,12 @@ impl Params {
         self.w[global_slot(self.n, term)]
     }
 
-    /// The weights of `rules`' variant: its weights file over the generic weights.
+    /// The weights of `rules`' variant: its weights file over the generic weights
+    /// (the file's wrong lines left out: loading reports them).
     pub fn for_variant(rules: &Ruleset, basis: &Basis) -> Params {
-        Params::over_generic(rules, basis, rules.variant.weights.as_deref())
+        let file = rules.variant.weights.as_deref();
+        let weights = file.map(|f| Weights::read(f, &rules.variant).0);
+        Params::over_generic(rules, basis, weights.as_ref())
     }
 
     /// The generic weights with those `weights` gives in their place.
@@ -232,30 +235,13 @@ impl Params {
                 set(&mut p, PieceTerm::Defender, single(-40.0));
             }
         }
-        let set = |p: &mut Params, term: GlobalTerm, w: [f64; 2]| {
-            p.w[global_slot(n, term)] = w;
-        };
-        set(&mut p, GlobalTerm::Tempo, [12.0, 12.0]);
-        set(&mut p, GlobalTerm::Doubled, [-8.0, -16.0]);
-        set(&mut p, GlobalTerm::Isolated, [-10.0, -12.0]);
-        set(&mut p, GlobalTerm::Connected, [5.0, 5.0]);
-        set(&mut p, GlobalTerm::Passed, [0.0, 0.0]);
-        set(&mut p, GlobalTerm::Passed2, [75.0, 150.0]);
-        set(&mut p, GlobalTerm::Hanging, [15.0, 10.0]);
-        set(&mut p, GlobalTerm::ThreatByLesser, [15.0, 10.0]);
-        set(&mut p, GlobalTerm::KingHits, single(60.0));
-        set(&mut p, GlobalTerm::KingWeak, single(100.0));
-        set(&mut p, GlobalTerm::KingOffset, single(-100.0));
-        set(&mut p, GlobalTerm::KingDangerEg, single(4.0));
+        for term in GlobalTerm::ALL {
+            p.w[global_slot(n, term)] = term.default();
+        }
         // Where pieces come back from the hand, king danger swings more.
-        let lazy = if drop_game { 700.0 } else { 350.0 };
-        set(&mut p, GlobalTerm::LazyMargin, single(lazy));
-        // Endgame scaling by pawns and opposite-coloured bishops: off unless a
-        // weights file sets it.
-        let full = SCALE_ONE as f64;
-        set(&mut p, GlobalTerm::ScalePawns, [full, 0.0]);
-        set(&mut p, GlobalTerm::ScaleOpposite, [full, 0.0]);
-        set(&mut p, GlobalTerm::ScaleOppositeAlone, single(full));
+        if drop_game {
+            p.w[global_slot(n, GlobalTerm::LazyMargin)] = [700.0, 700.0];
+        }
         p
     }
 }

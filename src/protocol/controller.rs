@@ -116,7 +116,7 @@ impl Controller {
     /// Load a variant file at run time. The current game is kept; a variant that is
     /// redefined takes effect the next time it is selected.
     pub fn load_variant_file(&mut self, path: &Path) -> LoadReport {
-        self.variants.load_file(path)
+        crate::eval::weights::load_variant_file(&mut self.variants, path)
     }
 
     /// What loading the command line's variant files had to say (errors, then

@@ -19,7 +19,7 @@ use crate::types::{Color, Geometry, PieceType, SquareSet, TypeSet};
 use crate::xbetza::PieceMoves;
 use std::fmt;
 use std::sync::Arc;
-use weights::Weights;
+use weights::WeightsFile;
 
 /// The result of a game-ending rule for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -295,7 +295,7 @@ pub struct Variant {
 
     /// Evaluation weights from the variant's weights file (or its parent's, when
     /// the child plays with the same pieces); `None`: derived from the pieces.
-    pub weights: Option<Arc<Weights>>,
+    pub weights: Option<Arc<WeightsFile>>,
 }
 
 impl Variant {

@@ -14,7 +14,7 @@
 use super::ini::{Section, read_sections};
 use super::names::{UnknownVariant, canonical_name};
 use super::spec::{Applier, Spec};
-use super::weights::Weights;
+use super::weights::WeightsFile;
 use super::{BUILTIN_FILES, BUILTIN_WEIGHTS, LoadError, Variant};
 use crate::types::PieceType;
 use indexmap::IndexMap;
@@ -247,7 +247,7 @@ impl VariantSet {
         &self,
         v: &Variant,
         source: &WeightsSource,
-    ) -> (Option<Arc<Weights>>, Vec<LoadError>) {
+    ) -> (Option<Arc<WeightsFile>>, Vec<LoadError>) {
         let own = match source {
             WeightsSource::Builtin => BUILTIN_WEIGHTS
                 .iter()
@@ -274,7 +274,7 @@ impl VariantSet {
             WeightsSource::None => None,
         };
         if let Some((file, text)) = own {
-            let (w, errors) = Weights::parse(&file, &text, v);
+            let (w, errors) = WeightsFile::parse(&file, &text, v);
             return (Some(Arc::new(w)), errors);
         }
         let parent = v.parent.as_ref().and_then(|p| self.variants.get(p));

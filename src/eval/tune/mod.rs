@@ -22,13 +22,17 @@
 //! games, so that near-identical positions do not leak) is held out to measure the
 //! fit on positions it was not fitted to.
 
+mod run;
+
+pub use run::{TuneError, TuneRun, command_line, run_tune};
+
 use super::params::{Params, global_slot, is_fixed, is_single};
+use super::terms::GlobalTerm;
 use super::trace::Recorded;
 use super::{DANGER_DIVISOR, Evaluator, PHASE_MAX, SCALE_ONE};
 use crate::board::Position;
 use crate::movegen::notation;
 use crate::types::{Color, MoveKind, RankNumbering};
-use crate::variant::weights::GlobalTerm;
 
 /// The settings of a fit.
 #[derive(Clone, Debug)]
@@ -81,8 +85,8 @@ pub struct Data {
     pub lines: usize,
     pub noisy: usize,
     pub bad: usize,
-    /// The first few unreadable lines, as `file:line: reason`.
-    pub errors: Vec<String>,
+    /// The first few unreadable lines.
+    pub errors: Vec<LineError>,
     pub games: u32,
 }
 
@@ -118,10 +122,14 @@ impl Data {
                         data.noisy += 1;
                     }
                 }
-                Err(reason) => {
+                Err(problem) => {
                     data.bad += 1;
                     if data.errors.len() < 5 {
-                        data.errors.push(format!("{file}:{}: {reason}", i + 1));
+                        data.errors.push(LineError {
+                            file: file.to_string(),
+                            line: i + 1,
+                            problem,
+                        });
                     }
                 }
             }
@@ -145,6 +153,30 @@ impl Data {
     }
 }
 
+/// An unreadable line of a data file, with its file and line.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{file}:{line}: {problem}")]
+pub struct LineError {
+    pub file: String,
+    pub line: usize,
+    pub problem: LineProblem,
+}
+
+/// What is wrong with a line of a data file.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LineProblem {
+    #[error("expected FEN;SCORE;RESULT;BESTMOVE")]
+    Fields,
+    #[error("bad score '{0}'")]
+    Score(String),
+    #[error("bad result '{0}'")]
+    Result(String),
+    #[error("bad FEN: {0}")]
+    Fen(String),
+    #[error("bad move '{0}': {1}")]
+    Move(String, String),
+}
+
 struct Parsed {
     /// `None` when the position is not quiet.
     sample: Option<Sample>,
@@ -152,30 +184,30 @@ struct Parsed {
     result: String,
 }
 
-fn read_line(eval: &Evaluator, line: &str) -> Result<Parsed, String> {
+fn read_line(eval: &Evaluator, line: &str) -> Result<Parsed, LineProblem> {
     let fields: Vec<&str> = line.split(';').collect();
     let [fen, score, result, best] = fields[..] else {
-        return Err("expected FEN;SCORE;RESULT;BESTMOVE".to_string());
+        return Err(LineProblem::Fields);
     };
     let score: f64 = score
         .trim()
         .parse()
-        .map_err(|_| format!("bad score '{score}'"))?;
+        .map_err(|_| LineProblem::Score(score.to_string()))?;
     let result_value: f64 = match result.trim() {
         "1" => 1.0,
         "0" => 0.0,
         "0.5" => 0.5,
-        r => return Err(format!("bad result '{r}'")),
+        r => return Err(LineProblem::Result(r.to_string())),
     };
-    let mut pos =
-        Position::from_fen(eval.rules(), fen.trim()).map_err(|e| format!("bad FEN: {e:?}"))?;
+    let mut pos = Position::from_fen(eval.rules(), fen.trim())
+        .map_err(|e| LineProblem::Fen(format!("{e:?}")))?;
     let fullmove = fen
         .split_whitespace()
         .last()
         .and_then(|x| x.parse().ok())
         .unwrap_or(0);
     let m = notation::parse_move(&mut pos, best.trim(), RankNumbering::FromOne)
-        .map_err(|e| format!("bad move '{best}': {e}"))?;
+        .map_err(|e| LineProblem::Move(best.to_string(), e.to_string()))?;
     let us = pos.side_to_move();
     let captures = (m.kind() != MoveKind::Drop && {
         let victim = pos.piece_at(m.to());
