@@ -2,8 +2,8 @@
 //! flags, check counting, shogi pawn-drop mate, repetition and the n-move rule.
 
 use menagerie::board::{Position, Ruleset, check_variant};
-use menagerie::movegen::{immediate_result, notation};
-use menagerie::rules::{no_moves_value, optional_result, repetition_result};
+use menagerie::movegen::notation;
+use menagerie::rules::{immediate_result, no_moves_value, optional_result, repetition_result};
 use menagerie::types::{MoveList, RankNumbering};
 use menagerie::variant::{GameValue, VariantSet};
 use std::sync::Arc;

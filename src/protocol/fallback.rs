@@ -5,10 +5,10 @@
 
 use super::common::FALLBACK_BUDGET;
 use menagerie::board::{Position, Ruleset};
+use menagerie::rules;
 use menagerie::search::{Info, Limits, Score};
 use menagerie::types::{Color, Move, MoveList};
 use menagerie::variant::GameValue;
-use menagerie::{movegen, rules};
 use std::time::{Duration, Instant};
 
 const MATE: i32 = 100_000;
@@ -172,7 +172,7 @@ impl Ctx {
             self.out_of_time = true;
             return 0;
         }
-        if let Some(r) = movegen::immediate_result(pos) {
+        if let Some(r) = rules::immediate_result(pos) {
             return Self::value(r, ply);
         }
         let rules = pos.rules().clone();

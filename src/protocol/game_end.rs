@@ -3,9 +3,9 @@
 //! orders the checks and words the reason.
 
 use menagerie::board::Position;
+use menagerie::rules;
 use menagerie::types::{Color, MoveList};
 use menagerie::variant::{GameValue, MaterialCounting, Variant};
-use menagerie::{movegen, rules};
 
 /// A finished game: the result from White's point of view and a reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,11 +45,11 @@ impl GameEnd {
 /// The end of the game in `pos`, if it is over.
 pub fn judge(pos: &mut Position) -> Option<GameEnd> {
     let v = pos.variant().clone();
-    if let Some(value) = movegen::immediate_result(pos) {
-        let connected = movegen::connection_result(pos).is_some();
+    if let Some(value) = rules::immediate_result(pos) {
+        let connected = rules::connection_result(pos).is_some();
         let counted = !connected
             && v.material_counting == MaterialCounting::Unweighted
-            && (movegen::full_board_result(pos).is_some() || movegen::ended_by_passes(pos));
+            && (rules::full_board_result(pos).is_some() || rules::ended_by_passes(pos));
         return GameEnd::new(pos, value, |winner| match value {
             GameValue::Draw if counted => "Draw: as many pieces each".to_string(),
             GameValue::Draw => "Draw by the rules of the variant".to_string(),

@@ -1,13 +1,12 @@
 //! Results decided before the side to move plays (extinction, flag, check counting,
-//! connections, a full board, both sides passing):
-//! the game is over, so there are no legal moves. Every value is for the side to move.
+//! castling wins, connections, a full board, both sides passing): the game is over,
+//! so there are no legal moves. Every value is for the side to move.
 
+use super::connect::{connection_result, full_board_result};
+use super::counting::counted;
 use crate::board::Position;
 use crate::types::{Color, MoveKind, MoveList, PieceType};
-use crate::variant::{
-    CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, GameValue, MaterialCounting,
-};
-use std::cmp::Ordering;
+use crate::variant::{CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, GameValue};
 
 /// Count of a type on the board and in hand.
 fn count_with_hand(pos: &Position, c: Color, t: PieceType) -> u32 {
@@ -44,59 +43,6 @@ pub fn flag_reached(pos: &Position, c: Color) -> bool {
         return !inside.iter().any(|sq| rules.attacked_by(pos, sq, c.flip()));
     }
     reached
-}
-
-/// `value`, or for a draw the result the variant's material counting gives instead.
-pub fn counted(pos: &Position, value: GameValue) -> GameValue {
-    if value != GameValue::Draw {
-        return value;
-    }
-    let for_white = match pos.variant().material_counting {
-        MaterialCounting::None => return value,
-        MaterialCounting::WhiteDrawOdds => GameValue::Win,
-        MaterialCounting::BlackDrawOdds => GameValue::Loss,
-        MaterialCounting::Janggi => janggi_count(pos),
-        MaterialCounting::Unweighted => {
-            let white = pos.pieces(Color::White).count();
-            match white.cmp(&pos.pieces(Color::Black).count()) {
-                Ordering::Greater => GameValue::Win,
-                Ordering::Less => GameValue::Loss,
-                Ordering::Equal => GameValue::Draw,
-            }
-        }
-    };
-    match pos.side_to_move() {
-        Color::White => for_white,
-        Color::Black => for_white.negate(),
-    }
-}
-
-/// Janggi's points per piece slot (Fairy-Stockfish's counting).
-const JANGGI_POINTS: &[(&str, i32)] = &[
-    ("rook", 13),
-    ("janggiCannon", 7),
-    ("horse", 5),
-    ("janggiElephant", 3),
-    ("wazir", 3),
-    ("soldier", 2),
-];
-
-/// Janggi counting, for White: White's points less Black's, less one for the second
-/// player's advantage (the 1.5 points of deom); more than nothing wins.
-fn janggi_count(pos: &Position) -> GameValue {
-    let v = pos.variant();
-    let mut points = -1;
-    for &(slot, value) in JANGGI_POINTS {
-        if let Some(t) = v.type_by_slot(slot) {
-            points +=
-                value * (pos.count(Color::White, t) as i32 - pos.count(Color::Black, t) as i32);
-        }
-    }
-    if points > 0 {
-        GameValue::Win
-    } else {
-        GameValue::Loss
-    }
 }
 
 /// Janggi: the game ends when a pass answers a pass, or a pass leaves the kings
@@ -191,7 +137,7 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
         return Some(r);
     }
     if v.connect.has_connection()
-        && let Some(r) = super::connect::connection_result(pos)
+        && let Some(r) = connection_result(pos)
     {
         return Some(r);
     }
@@ -199,7 +145,7 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
         return Some(r);
     }
     if v.connect.adjudicate_full_board {
-        return super::connect::full_board_result(pos);
+        return full_board_result(pos);
     }
     None
 }
