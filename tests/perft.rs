@@ -123,6 +123,28 @@ fn perft_suites() {
     eprintln!("{checked} perft counts checked");
 }
 
+/// A position whose game is over is read (as pyffish 0.0.90 reads it) and has no
+/// moves at any depth: atomic after Black's king exploded, dobutsu after White's
+/// lion was taken.
+#[test]
+fn finished_games_count_no_nodes() {
+    let set = VariantSet::builtin(check_variant);
+    for (variant, fen) in [
+        (
+            "atomic",
+            "rnb4r/1ppp2pp/p7/4p3/8/4P3/PPPP1PPP/RNBQK1NR b KQ - 0 4",
+        ),
+        ("dobutsu", "l1e/1C1/g1G/E2[Cl] w - - 0 4"),
+    ] {
+        let v = set.get(variant).expect("built-in variant");
+        let mut pos = Position::from_fen(&Ruleset::new(v), fen)
+            .unwrap_or_else(|e| panic!("{variant} {fen}: {e}"));
+        for depth in 1..=2 {
+            assert_eq!(perft(&mut pos, depth), 0, "{variant} perft({depth}) {fen}");
+        }
+    }
+}
+
 #[test]
 fn every_builtin_variant_has_a_perft_suite() {
     let set = VariantSet::builtin(check_variant);

@@ -14,6 +14,7 @@ mod cambodian;
 mod counting;
 mod drops;
 mod enclosing;
+mod extinction;
 pub mod fen;
 mod generate;
 mod legal;

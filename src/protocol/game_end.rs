@@ -46,6 +46,8 @@ impl GameEnd {
 pub fn judge(pos: &mut Position) -> Option<GameEnd> {
     let v = pos.variant().clone();
     if let Some(value) = rules::immediate_result(pos) {
+        // Extinction is tested first: a side without the pieces that count.
+        let extinct = Color::BOTH.iter().any(|&c| pos.extinct(c));
         let connected = rules::connection_result(pos).is_some();
         let counted = !connected
             && v.material_counting == MaterialCounting::Unweighted
@@ -53,6 +55,7 @@ pub fn judge(pos: &mut Position) -> Option<GameEnd> {
         return GameEnd::new(pos, value, |winner| match value {
             GameValue::Draw if counted => "Draw: as many pieces each".to_string(),
             GameValue::Draw => "Draw by the rules of the variant".to_string(),
+            _ if extinct => format!("{winner} wins by extinction"),
             _ if connected => format!("{winner} wins by a line of pieces"),
             _ if counted => format!("{winner} wins: more pieces on the board"),
             _ if v.check_counting => format!("{winner} wins by giving check"),

@@ -5,17 +5,8 @@
 use super::connect::{connection_result, full_board_result};
 use super::counting::counted;
 use crate::board::Position;
-use crate::types::{Color, MoveKind, MoveList, PieceType};
+use crate::types::{Color, MoveKind, MoveList};
 use crate::variant::{CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, GameValue};
-
-/// Count of a type on the board and in hand.
-fn count_with_hand(pos: &Position, c: Color, t: PieceType) -> u32 {
-    pos.count(c, t) + pos.hand(c, t) as u32
-}
-
-fn total_with_hand(pos: &Position, c: Color) -> u32 {
-    pos.pieces(c).count() + pos.hand_total(c)
-}
 
 /// Is the flag region reached by `c`? With flagPieceSafe a flag piece under attack
 /// does not count while exactly the required number is in the region (with flagMove
@@ -72,32 +63,13 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
     let v = pos.variant();
     let us = pos.side_to_move();
     let them = us.flip();
-    // Extinction (not for pseudo-royal pieces, which cannot be captured, unless they explode).
-    if v.extinction_value != GameValue::None && (!v.extinction_pseudo_royal || v.blast_on_capture) {
-        for c in [them, us] {
-            let claim = (v.extinction_claim && c == us) as u32;
-            let extinct = |mine: u32, theirs: u32| {
-                mine <= v.extinction_piece_count
-                    && theirs >= v.extinction_opponent_piece_count + claim
-            };
-            let mut hit = v.extinction_all_types
-                && extinct(total_with_hand(pos, c), total_with_hand(pos, c.flip()));
-            let mut ty = v.extinction_piece_types;
-            while ty != 0 && !hit {
-                let t = ty.trailing_zeros() as PieceType;
-                ty &= ty - 1;
-                hit = extinct(
-                    count_with_hand(pos, c, t),
-                    count_with_hand(pos, c.flip(), t),
-                );
-            }
-            if hit {
-                return Some(if c == us {
-                    v.extinction_value
-                } else {
-                    v.extinction_value.negate()
-                });
-            }
+    for c in [them, us] {
+        if pos.extinct(c) {
+            return Some(if c == us {
+                v.extinction_value
+            } else {
+                v.extinction_value.negate()
+            });
         }
     }
     // Capture the flag: with flagMove the other side gets one more move; with
