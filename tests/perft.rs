@@ -18,23 +18,29 @@ struct Case {
     counts: Vec<(u32, u64)>,
 }
 
-fn read_cases() -> Vec<Case> {
+/// The suites' cases, from every file whose place in the sorted list of suite files
+/// `keep` accepts.
+fn read_cases(keep: impl Fn(usize) -> bool) -> Vec<Case> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/perft");
     let mut cases = Vec::new();
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return cases;
     };
     let mut files: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    files.retain(|path| {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        name.ends_with(".epd") && name != "random-positions.epd"
+    });
     files.sort();
-    for path in files {
+    for (index, path) in files.into_iter().enumerate() {
+        if !keep(index) {
+            continue;
+        }
         let name = path
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or("")
             .to_string();
-        if !name.ends_with(".epd") || name == "random-positions.epd" {
-            continue;
-        }
         let text = std::fs::read_to_string(&path).expect("readable test data");
         let mut variant = name.trim_end_matches(".epd").to_string();
         for (i, line) in text.lines().enumerate() {
@@ -70,10 +76,36 @@ fn read_cases() -> Vec<Case> {
     cases
 }
 
-#[test]
-fn perft_suites() {
+/// The suites run as several tests, the suite files dealt out to them in turn, so
+/// that the test harness runs them on every core; together they check every count.
+macro_rules! perft_shards {
+    ($($name:ident = $shard:literal),* $(,)?) => {
+        const SHARDS: usize = [$($shard),*].len();
+        $(
+            #[test]
+            fn $name() {
+                check_suites(|index| index % SHARDS == $shard);
+            }
+        )*
+    };
+}
+
+perft_shards! {
+    perft_suites_0 = 0,
+    perft_suites_1 = 1,
+    perft_suites_2 = 2,
+    perft_suites_3 = 3,
+    perft_suites_4 = 4,
+    perft_suites_5 = 5,
+    perft_suites_6 = 6,
+    perft_suites_7 = 7,
+}
+
+/// Every count of the suite files `keep` accepts (by their place in the sorted
+/// list) up to [`MAX_NODES`].
+fn check_suites(keep: impl Fn(usize) -> bool) {
     let set = VariantSet::builtin(check_variant);
-    let cases = read_cases();
+    let cases = read_cases(keep);
     let mut failures = Vec::new();
     let mut checked = 0;
     let mut rules_cache: Vec<(String, std::sync::Arc<Ruleset>)> = Vec::new();
@@ -148,7 +180,10 @@ fn finished_games_count_no_nodes() {
 #[test]
 fn every_builtin_variant_has_a_perft_suite() {
     let set = VariantSet::builtin(check_variant);
-    let covered: Vec<String> = read_cases().into_iter().map(|c| c.variant).collect();
+    let covered: Vec<String> = read_cases(|_| true)
+        .into_iter()
+        .map(|c| c.variant)
+        .collect();
     let missing: Vec<&str> = set
         .names()
         .filter(|n| !covered.iter().any(|c| c == n))
