@@ -49,7 +49,9 @@ pub fn check_variant(variant: &Variant) -> Result<(), Refusal> {
         piece: over.piece,
         reason: over.to_string(),
     })?;
-    fen::check_start_position(variant).map_err(Refusal::StartPosition)
+    // (The variant layer below keeps the reason as text: it cannot name this
+    // layer's error type.)
+    fen::check_start_position(variant).map_err(|e| Refusal::StartPosition(e.to_string()))
 }
 
 /// The rules of the built-in variant `name` (or one of its other names).

@@ -29,10 +29,8 @@ pub enum FenError {
 }
 
 /// Does the variant's start position read? (Used when loading variant files.)
-pub fn check_start_position(variant: &Variant) -> Result<(), String> {
-    parse(variant, &variant.start_fen)
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+pub fn check_start_position(variant: &Variant) -> Result<(), SyntaxError> {
+    parse(variant, &variant.start_fen).map(|_| ())
 }
 
 impl Position {
