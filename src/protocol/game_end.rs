@@ -109,7 +109,7 @@ pub fn judge(pos: &mut Position) -> Option<GameEnd> {
             _ => format!("{winner} wins by repetition"),
         });
     }
-    if bare_royals(pos) {
+    if rules::bare_royals(pos) {
         let value = rules::counted(pos, GameValue::Draw);
         return GameEnd::new(pos, value, |winner| match value {
             GameValue::Draw => "Insufficient mating material".to_string(),
@@ -130,24 +130,4 @@ fn counting_words(v: &Variant) -> &'static str {
         MaterialCounting::WhiteDrawOdds | MaterialCounting::BlackDrawOdds => "decided by draw odds",
         MaterialCounting::None => "decided by the rules of the variant",
     }
-}
-
-/// Only royal pieces left and nothing in hand, in a variant without another way to
-/// win: nobody can ever mate.
-fn bare_royals(pos: &Position) -> bool {
-    let v = pos.variant();
-    let rules = pos.rules();
-    if rules.royal_types == 0
-        || rules.pseudo_royal
-        || v.extinction_value != GameValue::None
-        || v.check_counting
-        || !v.flag_region[0].is_empty()
-        || !v.flag_region[1].is_empty()
-        || v.blast_on_capture
-    {
-        return false;
-    }
-    Color::BOTH
-        .iter()
-        .all(|&c| pos.hand_total(c) == 0 && pos.pieces(c).count() == pos.royals(c).count())
 }

@@ -1,9 +1,11 @@
 //! Results that apply during the game, with legal moves left: the n-move rule (with
-//! the AXF count of checks), the counting rules and n-fold repetition.
+//! the AXF count of checks), the counting rules, n-fold repetition, and bare royal
+//! pieces that can never mate.
 
 use super::counting::counted;
 use super::repetition::repetition_result;
 use crate::board::Position;
+use crate::types::Color;
 use crate::variant::{CountingRule, GameValue};
 
 /// Results that apply during the game: the n-move rule and n-fold repetition
@@ -72,4 +74,25 @@ pub fn counting_over(pos: &Position) -> bool {
     pos.variant().counting_rule != CountingRule::None
         && st.counting_limit != 0
         && st.counting_ply > st.counting_limit
+}
+
+/// Only royal pieces left and nothing in hand, in a variant without another way to
+/// win: nobody can ever mate, so the game is drawn (or decided by material
+/// counting). The protocols adjudicate it; the search leaves it to the evaluation.
+pub fn bare_royals(pos: &Position) -> bool {
+    let v = pos.variant();
+    let rules = pos.rules();
+    if rules.royal_types == 0
+        || rules.pseudo_royal
+        || v.extinction_value != GameValue::None
+        || v.check_counting
+        || !v.flag_region[0].is_empty()
+        || !v.flag_region[1].is_empty()
+        || v.blast_on_capture
+    {
+        return false;
+    }
+    Color::BOTH
+        .iter()
+        .all(|&c| pos.hand_total(c) == 0 && pos.pieces(c).count() == pos.royals(c).count())
 }

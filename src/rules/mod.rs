@@ -8,7 +8,8 @@
 //! - [`no_moves_value`]: the value of having no legal move (checkmate, stalemate).
 //! - [`optional_result`]: results that apply with moves left (the n-move rule,
 //!   counting rules, n-fold repetition with perpetual-check and move-repetition
-//!   illegality).
+//!   illegality); [`bare_royals`], the draw the protocols adjudicate when only
+//!   royal pieces are left.
 //!
 //! Every value is for the side to move. A draw by stalemate, the n-move rule or
 //! repetition goes through the variant's material counting ([`counted`]).
@@ -20,7 +21,7 @@ mod immediate;
 mod no_moves;
 mod repetition;
 
-pub use claims::{counting_over, n_move_rule_over, optional_result};
+pub use claims::{bare_royals, counting_over, n_move_rule_over, optional_result};
 pub use connect::{connection_result, full_board_result};
 pub use counting::counted;
 pub use immediate::{ended_by_passes, flag_reached, immediate_result};
