@@ -13,7 +13,7 @@ use crate::variant::GameValue;
 /// repeated only from the game before the root still needs the full count, or the
 /// engine would avoid, or steer into, a repetition that does not end the game.
 /// Where moving back and forth is illegal, the side that just completed such a run
-/// loses ([`Shuttle`]); while a run is going on a repetition needs the full
+/// loses (`Shuttle` below); while a run is going on a repetition needs the full
 /// `nFoldRule` count.
 pub fn repetition_result(pos: &Position, n: u32, tree_plies: usize) -> Option<GameValue> {
     repetition_scan(pos, n, tree_plies).map(|(value, _)| value)
