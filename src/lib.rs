@@ -9,9 +9,11 @@
 //! xbetza    XBetza piece notation → move rules
 //! variant   variant files → Variant (keys, inheritance, pieces); the set of loaded variants
 //! board     Variant → Ruleset (move tables and the walker over their targets, attack and
-//!           check tests, pseudo-legal moves); Position with make/unmake, FEN, Zobrist keys
-//! movegen   legality, legal move lists, results that leave no move, notation, perft
-//! rules     game end: mate and stalemate values, repetition, n-move rule
+//!           check tests, pseudo-legal moves, the legality test of a move); Position with
+//!           make/unmake, FEN, Zobrist keys
+//! rules     game end: every rule that decides a game is over (results before a move,
+//!           mate and stalemate values, repetition, n-move rule, material counting)
+//! movegen   legal move lists (none once the game is over), notation, perft
 //! eval      evaluation driven by the variant's rules
 //! search    iterative deepening, Lazy SMP, transposition table, bench
 //! book      opening books

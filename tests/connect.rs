@@ -2,7 +2,7 @@
 //! turn over, and how these games end (values as pyffish 0.0.90 scores them).
 
 use menagerie::board::{Position, Ruleset, check_variant};
-use menagerie::movegen::immediate_result;
+use menagerie::rules::immediate_result;
 use menagerie::types::Color;
 use menagerie::variant::{GameValue, VariantSet};
 

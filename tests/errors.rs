@@ -239,12 +239,19 @@ fn unplayable_positions_are_errors() {
         "White has no king",
         "the words the protocols show"
     );
-    // Horde's White has no king to begin with; antichess has no king at all, but
-    // its side without pieces has already won.
+    // Horde's White has no king to begin with.
     assert_eq!(refused("horde", "4k3/8/8/8/8/8/PPPPPPPP/8 w - - 0 1"), None);
+    // A game that is over is a position (as pyffish accepts it): antichess's side
+    // without pieces has won, atomic's side whose king exploded has lost.
+    assert_eq!(refused("antichess", "8/8/8/8/8/8/8/1Q6 b - - 0 1"), None);
+    assert_eq!(refused("atomic", "4k3/8/8/8/8/8/8/8 w - - 0 1"), None);
+    // Spartan's kings are pseudo-royal: never captured, so never all gone.
     assert_eq!(
-        refused("antichess", "8/8/8/8/8/8/8/1Q6 b - - 0 1"),
-        Some(NoVitalPieces(b))
+        refused(
+            "spartan",
+            "lgkcckwl/hhhhhhhh/8/8/8/8/PPPPPPPP/RNBQ1BNR w - - 0 1"
+        ),
+        Some(NoVitalPieces(w))
     );
     // Without royal pieces there is no check to forbid.
     assert_eq!(

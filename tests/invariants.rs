@@ -4,7 +4,7 @@
 
 use menagerie::board::fen::FenError;
 use menagerie::board::{Position, Ruleset, check_variant};
-use menagerie::movegen;
+use menagerie::rules;
 use menagerie::types::MoveList;
 use menagerie::variant::VariantSet;
 
@@ -31,7 +31,7 @@ fn keys_unmake_and_fen_round_trip() {
                 );
                 let fen = pos.fen();
                 rules.generate_legal(&mut pos, &mut list);
-                let over = list.is_empty() || movegen::immediate_result(&pos).is_some();
+                let over = list.is_empty() || rules::immediate_result(&pos).is_some();
                 match Position::from_fen(&rules, &fen) {
                     Ok(again) => assert_eq!(again.fen(), fen, "{}: FEN round trip", v.name),
                     // Only a finished game may be refused (a side without its king

@@ -36,7 +36,9 @@ transcripts! {
     cecp_search => "cecp_search.txt",
     cecp_strength => "cecp_strength.txt",
     cecp_chess960 => "cecp_chess960.txt",
+    cecp_finished => "cecp_finished.txt",
     uci_session => "uci_session.txt",
     uci_options => "uci_options.txt",
     uci_chess960 => "uci_chess960.txt",
+    uci_finished => "uci_finished.txt",
 }

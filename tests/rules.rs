@@ -2,8 +2,8 @@
 //! flags, check counting, shogi pawn-drop mate, repetition and the n-move rule.
 
 use menagerie::board::{Position, Ruleset, check_variant};
-use menagerie::movegen::{immediate_result, notation};
-use menagerie::rules::{no_moves_value, optional_result, repetition_result};
+use menagerie::movegen::notation;
+use menagerie::rules::{immediate_result, no_moves_value, optional_result, repetition_result};
 use menagerie::types::{MoveList, RankNumbering};
 use menagerie::variant::{GameValue, VariantSet};
 use std::sync::Arc;
@@ -84,6 +84,29 @@ fn extinction_ends_the_game_before_any_move() {
         immediate_result(&pos("shatranj", "4k3/8/8/8/8/8/8/R3K3 b - - 0 1")),
         None
     );
+}
+
+/// A finished game read from a FEN (not built unchecked) is accepted, as pyffish
+/// 0.0.90 accepts it, and is over: the result, and no legal move.
+#[test]
+fn finished_games_read_from_fens_are_over() {
+    for (variant, fen, value) in [
+        // Black's king exploded with the bishop's capture on f8: Black has lost.
+        (
+            "atomic",
+            "rnb4r/1ppp2pp/p7/4p3/8/4P3/PPPP1PPP/RNBQK1NR b KQ - 0 4",
+            GameValue::Loss,
+        ),
+        // White's lion is in Black's hand: White has lost.
+        ("dobutsu", "l1e/1C1/g1G/E2[Cl] w - - 0 4", GameValue::Loss),
+        // Antichess: the side without pieces has won.
+        ("antichess", "8/8/8/8/8/8/8/1Q6 b - - 0 1", GameValue::Win),
+    ] {
+        let mut p = Position::from_fen(&rules(variant), fen)
+            .unwrap_or_else(|e| panic!("{variant} {fen}: {e}"));
+        assert_eq!(immediate_result(&p), Some(value), "{variant} {fen}");
+        assert_eq!(legal_count(&mut p), 0, "{variant} {fen}");
+    }
 }
 
 #[test]

@@ -1,18 +1,23 @@
 //! A position and what its pieces may do: the compiled variant ([`Ruleset`]: move
 //! tables, private to this module, and derived facts), the walker over a piece's
 //! targets that every layer above uses ([`Ruleset::walk`], [`Ruleset::steps`],
-//! [`Ruleset::probes`]), attack and check tests, pseudo-legal move generation,
-//! the [`Position`] with make/unmake, its validated construction from a [`Setup`],
-//! FEN and Zobrist keys. Making a move needs the check test and the move tables, so
-//! they live here, below legality.
+//! [`Ruleset::probes`]), attack and check tests, pseudo-legal move generation, the
+//! legality test of one move ([`Ruleset::is_legal`]), the [`Position`] with
+//! make/unmake, its validated construction from a [`Setup`], FEN and Zobrist keys.
+//! Making a move needs the check test and the move tables, so they live here; the
+//! legality test lives here too because the game-end rules above (racing kings'
+//! last chance to reach the goal) need it, and the legal move list above them
+//! needs the game-end rules.
 
 mod attacks;
 mod cambodian;
 mod counting;
 mod drops;
 mod enclosing;
+mod extinction;
 pub mod fen;
 mod generate;
+mod legal;
 mod palace;
 mod position;
 mod ruleset;
@@ -25,6 +30,7 @@ mod walk;
 mod walls;
 pub mod zobrist;
 
+pub use legal::NodeInfo;
 pub use position::{PROMOTED_UNKNOWN, Position, StateInfo};
 pub use ruleset::Ruleset;
 pub use setup::{Setup, SetupError};
@@ -43,7 +49,9 @@ pub fn check_variant(variant: &Variant) -> Result<(), Refusal> {
         piece: over.piece,
         reason: over.to_string(),
     })?;
-    fen::check_start_position(variant).map_err(Refusal::StartPosition)
+    // (The variant layer below keeps the reason as text: it cannot name this
+    // layer's error type.)
+    fen::check_start_position(variant).map_err(|e| Refusal::StartPosition(e.to_string()))
 }
 
 /// The rules of the built-in variant `name` (or one of its other names).

@@ -12,7 +12,7 @@ use super::tables::{self, Tables};
 use super::walk::StepMode;
 use super::walls::QuietTargets;
 use crate::types::{Color, PieceType, Square, SquareSet, TypeSet};
-use crate::variant::{Variant, WallingRule};
+use crate::variant::{GameValue, Variant, WallingRule};
 use crate::xbetza::Component;
 use crate::xbetza::{AtomShape, Range};
 use std::sync::Arc;
@@ -199,6 +199,16 @@ impl Ruleset {
             }
         }
         from
+    }
+
+    /// Can the extinction rule end a game: the variant has one, and its pieces can
+    /// be lost (pseudo-royal extinction pieces cannot be captured, unless captures
+    /// explode around them)? The game-end rules test it before counting pieces, and
+    /// a position without those pieces is accepted only where it holds.
+    #[inline]
+    pub fn extinction_ends_games(&self) -> bool {
+        let v = &self.variant;
+        v.extinction_value != GameValue::None && (!v.extinction_pseudo_royal || v.blast_on_capture)
     }
 
     #[inline]

@@ -49,11 +49,14 @@ impl Setup {
 /// Why a setup is not a playable position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
-    /// A side without the royal piece it has at the start.
+    /// A side without the royal piece it has at the start, where its loss has
+    /// not ended the game by extinction (a king cannot be captured).
     #[error("{} has no king", side_name(*.0))]
     NoKing(Color),
     /// In a variant without royal pieces, a side without any of the pieces whose
-    /// loss ends the game (that it has at the start).
+    /// loss would end the game (that it has at the start), where the extinction
+    /// rule has not ended it (pseudo-royal pieces that captures do not explode
+    /// cannot be lost).
     #[error("{} has no pieces", side_name(*.0))]
     NoVitalPieces(Color),
     /// The side that just moved left its royal piece attacked.
@@ -67,9 +70,11 @@ fn side_name(c: Color) -> &'static str {
 
 impl Position {
     /// The position `setup` describes, or why it cannot be played: a side without
-    /// the royal piece (or, in extinction variants, without the pieces whose loss
-    /// ends the game) that it has at the start — horde's White has no king to begin
-    /// with — or the side that just moved still in check.
+    /// the royal piece that it has at the start (horde's White has no king to begin
+    /// with), or the side that just moved still in check. A finished game is a
+    /// position: a side that has lost the pieces whose loss ends the game by
+    /// extinction (atomic's exploded king, dobutsu's captured lion) is accepted,
+    /// and the game-end rules say it is over.
     pub fn from_setup(rules: &Arc<Ruleset>, setup: &Setup) -> Result<Position, SetupError> {
         let pos = Position::from_setup_unchecked(rules, setup);
         validate(&pos)?;
@@ -296,7 +301,10 @@ fn validate(pos: &Position) -> Result<(), SetupError> {
             let now: u32 = types_in(vital, v)
                 .map(|t| pos.count(c, t) + pos.hand(c, t) as u32)
                 .sum();
-            if now == 0 && at_start[c.index()] > 0 {
+            // Where the extinction rule ends the game so, the game is over: the
+            // position is accepted as Fairy-Stockfish accepts it (the game-end
+            // rules report the result, and there are no moves).
+            if now == 0 && at_start[c.index()] > 0 && !pos.extinct(c) {
                 return Err(if rules.royal_types != 0 {
                     SetupError::NoKing(c)
                 } else {

@@ -6,7 +6,7 @@
 
 use crate::board::Position;
 use crate::movegen::notation;
-use crate::search::{Callback, Event, Info, Limits, Score, Searcher};
+use crate::search::{Callback, Event, Info, Limits, Score, Searcher, TableError, ThreadsError};
 use crate::types::RankNumbering;
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -44,6 +44,15 @@ fn cp(s: Score) -> i32 {
     }
 }
 
+/// Why a book cannot be built: the searcher's threads or table cannot be had.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("{0}")]
+    Threads(ThreadsError),
+    #[error("hash table: {0}")]
+    Table(TableError),
+}
+
 /// Build the book text; `header` lines go first (each is written as a comment),
 /// `progress` hears about every position searched. Fails when the table or the
 /// threads cannot be had.
@@ -52,7 +61,7 @@ pub fn build(
     opts: &BuildOptions,
     header: &[String],
     mut progress: impl FnMut(usize, &str),
-) -> Result<String, String> {
+) -> Result<String, BuildError> {
     let mut out = String::new();
     for h in header {
         out.push_str("# ");
@@ -62,10 +71,10 @@ pub fn build(
     let mut searcher = Searcher::new();
     searcher
         .set_threads(opts.threads)
-        .map_err(|e| e.to_string())?;
+        .map_err(BuildError::Threads)?;
     searcher
         .set_hash_mb(opts.hash_mb)
-        .map_err(|e| format!("hash table: {e}"))?;
+        .map_err(BuildError::Table)?;
     let mut seen = HashSet::new();
     let mut queue = VecDeque::new();
     queue.push_back((start.clone(), 0u32));

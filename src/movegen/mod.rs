@@ -1,15 +1,10 @@
-//! Legal moves: the legality tests (a fast proof for most moves, playing the move for
-//! the rest), the legal move list, results that leave no move at all, move notation
-//! and perft.
+//! Legal move lists (none once the game is over), move notation and perft. The
+//! legality test of one move is the board's; whether the game is over is
+//! [`rules`](crate::rules)'.
 
 pub mod bench_piece;
-mod connect;
-mod decided;
-mod legal;
+mod list;
 pub mod notation;
 mod perft;
 
-pub use connect::{connection_result, full_board_result};
-pub use decided::{counted, ended_by_passes, flag_reached, immediate_result};
-pub use legal::NodeInfo;
 pub use perft::{perft, perft_divide, perft_divide_until, perft_until};

@@ -134,16 +134,33 @@ fn declined_promotion(m: Move, legal: &MoveList) -> bool {
         })
 }
 
+/// Why a text is not a legal move of the position (the protocols show the words:
+/// `Illegal move (not legal in this position): e2e5`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    #[error("empty move")]
+    Empty,
+    /// `O-O` or `O-O-O` where that castling is not legal.
+    #[error("castling is not legal in this position")]
+    CastlingNotLegal,
+    /// Written as a move (two squares, or a drop) that is not legal here.
+    #[error("not legal in this position")]
+    NotLegal,
+    /// Not written as a move at all.
+    #[error("not a move")]
+    NotAMove,
+}
+
 /// Find the legal move written `text` (either notation is accepted for castling and
 /// promotions; `=` may mark a declined promotion).
 pub fn parse_move(
     pos: &mut Position,
     text: &str,
     numbering: RankNumbering,
-) -> Result<Move, String> {
+) -> Result<Move, MoveError> {
     let text = text.trim();
     if text.is_empty() {
-        return Err("empty move".into());
+        return Err(MoveError::Empty);
     }
     let rules = pos.rules().clone();
     let mut legal = MoveList::new();
@@ -155,7 +172,7 @@ pub fn parse_move(
         let found = legal.iter().copied().find(|m| {
             m.kind() == MoveKind::Castling && ((g.file(m.to()) < g.file(m.from())) == long)
         });
-        return found.ok_or_else(|| "castling is not legal in this position".to_string());
+        return found.ok_or(MoveError::CastlingNotLegal);
     }
     let (base, declined) = match wanted.strip_suffix('=') {
         Some(b) => (b, true),
@@ -205,9 +222,9 @@ pub fn parse_move(
                 || g.parse_square_prefix(base, numbering)
                     .is_some_and(|(_, n)| g.parse_square_prefix(&base[n..], numbering).is_some());
             if looks_like_move {
-                Err("not legal in this position".into())
+                Err(MoveError::NotLegal)
             } else {
-                Err("not a move".into())
+                Err(MoveError::NotAMove)
             }
         }
     }

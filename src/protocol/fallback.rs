@@ -5,10 +5,10 @@
 
 use super::common::FALLBACK_BUDGET;
 use crate::board::{Position, Ruleset};
+use crate::rules;
 use crate::search::{Info, Limits, Score};
 use crate::types::{Color, Move, MoveList};
 use crate::variant::GameValue;
-use crate::{movegen, rules};
 use std::time::{Duration, Instant};
 
 const MATE: i32 = 100_000;
@@ -172,7 +172,7 @@ impl Ctx {
             self.out_of_time = true;
             return 0;
         }
-        if let Some(r) = movegen::immediate_result(pos) {
+        if let Some(r) = rules::immediate_result(pos) {
             return Self::value(r, ply);
         }
         let rules = pos.rules().clone();

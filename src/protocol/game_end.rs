@@ -3,9 +3,9 @@
 //! orders the checks and words the reason.
 
 use crate::board::Position;
+use crate::rules;
 use crate::types::{Color, MoveList};
 use crate::variant::{GameValue, MaterialCounting, Variant};
-use crate::{movegen, rules};
 
 /// A finished game: the result from White's point of view and a reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,14 +45,17 @@ impl GameEnd {
 /// The end of the game in `pos`, if it is over.
 pub fn judge(pos: &mut Position) -> Option<GameEnd> {
     let v = pos.variant().clone();
-    if let Some(value) = movegen::immediate_result(pos) {
-        let connected = movegen::connection_result(pos).is_some();
+    if let Some(value) = rules::immediate_result(pos) {
+        // Extinction is tested first: a side without the pieces that count.
+        let extinct = Color::BOTH.iter().any(|&c| pos.extinct(c));
+        let connected = rules::connection_result(pos).is_some();
         let counted = !connected
             && v.material_counting == MaterialCounting::Unweighted
-            && (movegen::full_board_result(pos).is_some() || movegen::ended_by_passes(pos));
+            && (rules::full_board_result(pos).is_some() || rules::ended_by_passes(pos));
         return GameEnd::new(pos, value, |winner| match value {
             GameValue::Draw if counted => "Draw: as many pieces each".to_string(),
             GameValue::Draw => "Draw by the rules of the variant".to_string(),
+            _ if extinct => format!("{winner} wins by extinction"),
             _ if connected => format!("{winner} wins by a line of pieces"),
             _ if counted => format!("{winner} wins: more pieces on the board"),
             _ if v.check_counting => format!("{winner} wins by giving check"),
@@ -106,7 +109,7 @@ pub fn judge(pos: &mut Position) -> Option<GameEnd> {
             _ => format!("{winner} wins by repetition"),
         });
     }
-    if bare_royals(pos) {
+    if rules::bare_royals(pos) {
         let value = rules::counted(pos, GameValue::Draw);
         return GameEnd::new(pos, value, |winner| match value {
             GameValue::Draw => "Insufficient mating material".to_string(),
@@ -127,24 +130,4 @@ fn counting_words(v: &Variant) -> &'static str {
         MaterialCounting::WhiteDrawOdds | MaterialCounting::BlackDrawOdds => "decided by draw odds",
         MaterialCounting::None => "decided by the rules of the variant",
     }
-}
-
-/// Only royal pieces left and nothing in hand, in a variant without another way to
-/// win: nobody can ever mate.
-fn bare_royals(pos: &Position) -> bool {
-    let v = pos.variant();
-    let rules = pos.rules();
-    if rules.royal_types == 0
-        || rules.pseudo_royal
-        || v.extinction_value != GameValue::None
-        || v.check_counting
-        || !v.flag_region[0].is_empty()
-        || !v.flag_region[1].is_empty()
-        || v.blast_on_capture
-    {
-        return false;
-    }
-    Color::BOTH
-        .iter()
-        .all(|&c| pos.hand_total(c) == 0 && pos.pieces(c).count() == pos.royals(c).count())
 }

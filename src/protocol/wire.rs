@@ -4,7 +4,7 @@
 
 use super::xboard::XbVariant;
 use crate::board::Position;
-use crate::movegen::notation;
+use crate::movegen::notation::{self, MoveError};
 use crate::types::{Move, MoveKind, RankNumbering};
 
 /// A move as CECP writes it (one text; multi-leg moves contain commas).
@@ -60,7 +60,7 @@ fn could_promote(pos: &Position, m: Move) -> bool {
 }
 
 /// Read a CECP move: XBoard's letters are translated to ours first.
-pub fn cecp_parse(pos: &mut Position, text: &str, xb: &XbVariant) -> Result<Move, String> {
+pub fn cecp_parse(pos: &mut Position, text: &str, xb: &XbVariant) -> Result<Move, MoveError> {
     let v = pos.variant().clone();
     let ours = |c: char| -> char {
         match xb.piece_type(c) {
@@ -104,7 +104,7 @@ pub fn uci_text(pos: &Position, m: Move) -> String {
     notation::move_to_string(pos, m, RankNumbering::FromOne)
 }
 
-pub fn uci_parse(pos: &mut Position, text: &str) -> Result<Move, String> {
+pub fn uci_parse(pos: &mut Position, text: &str) -> Result<Move, MoveError> {
     notation::parse_move(pos, text, RankNumbering::FromOne)
 }
 

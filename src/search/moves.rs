@@ -63,12 +63,13 @@ struct Cutoff<'a> {
 
 /// Quiet moves searched at `depth` before the rest are pruned.
 fn futility_move_count(improving: bool, depth: i32) -> usize {
-    ((5 + depth * depth) * (1 + improving as i32) / 2) as usize
+    ((params::FUTILITY_MOVE_COUNT_BASE + depth * depth) * (1 + improving as i32) / 2) as usize
 }
 
 /// Static exchange a quiet move may lose before it is pruned, at reduced depth `d`.
 fn quiet_see_margin(d: i32) -> i32 {
-    -(params::SEE_QUIET_BASE - d.min(18)) * d * d * params::SEE_QUIET_SCALE / 100
+    -(params::SEE_QUIET_BASE - d.min(params::SEE_QUIET_DEPTH_CAP)) * d * d * params::SEE_QUIET_SCALE
+        / 100
 }
 
 /// Static exchange a capture or check may lose before it is pruned, at `depth`.
@@ -78,10 +79,11 @@ fn capture_see_margin(depth: i32) -> i32 {
 
 /// History bonus for a cut-off at `depth`.
 fn stat_bonus(depth: i32) -> i32 {
-    if depth > 17 {
+    if depth > params::STAT_BONUS_MAX_DEPTH {
         0
     } else {
-        29 * depth * depth + 138 * depth - 134
+        params::STAT_BONUS_QUADRATIC * depth * depth + params::STAT_BONUS_LINEAR * depth
+            - params::STAT_BONUS_OFFSET
     }
 }
 
@@ -202,7 +204,11 @@ impl Worker {
                 }
                 continue;
             }
-            self.stack[ply].stat_score = if quiet { c.history - 4000 } else { 0 };
+            self.stack[ply].stat_score = if quiet {
+                c.history - params::STAT_SCORE_NEUTRAL
+            } else {
+                0
+            };
             self.stack[ply].move_count = legal;
             let extend_check =
                 gives_check && (ply as i32) < 2 * self.root_depth && self.safe_check(m);
@@ -306,7 +312,7 @@ impl Worker {
                 && n.excluded.is_none()
                 && n.depth >= params::SINGULAR_DEPTH
                 && t.bound != Bound::Upper
-                && t.depth >= n.depth - 3
+                && t.depth >= n.depth - params::SINGULAR_TT_DEPTH_SLACK
                 && t.score.abs() < MATE_BOUND
         }) else {
             return Singular::No;
@@ -363,8 +369,10 @@ impl Worker {
             (depth - 1 - self.lmr[depth.min(63) as usize][c.number.min(63)] - !n.improving as i32)
                 .max(0);
         let cont_of = |i: usize| cont[i].map_or(0, |row| self.hist.continuation(row, c.piece_to));
-        let prune = (lmr_depth < 4 + prev_good as i32 && cont_of(0) < 0 && cont_of(1) < 0)
-            || (lmr_depth < 6
+        let prune = (lmr_depth < params::CONT_HISTORY_PRUNE_DEPTH + prev_good as i32
+            && cont_of(0) < 0
+            && cont_of(1) < 0)
+            || (lmr_depth < params::FUTILITY_LMR_DEPTH
                 && n.static_eval + params::FUTILITY_BASE + params::FUTILITY_PER_DEPTH * lmr_depth
                     <= alpha
                 && c.history < params::FUTILITY_HISTORY_LIMIT)
@@ -393,7 +401,7 @@ impl Worker {
             return -self.search(-beta, -alpha, new_depth, ply + 1, !n.pv && !n.cut);
         }
         let r = if !self.exhaustive
-            && n.depth >= 3
+            && n.depth >= params::LMR_DEPTH
             && c.number > 1 + n.pv as usize
             && (c.quiet || !n.pv)
             && !gives_check
@@ -421,8 +429,8 @@ impl Worker {
         r -= singular_lmr as i32;
         r += (!n.improving) as i32;
         if c.quiet {
-            // Histories over 4000 earn less reduction, below it more.
-            r -= (c.history - 4000) / 16384;
+            // Histories over the neutral level earn less reduction, below it more.
+            r -= (c.history - params::STAT_SCORE_NEUTRAL) / params::LMR_HISTORY_DIVISOR;
         } else {
             r -= 1;
         }

@@ -8,7 +8,7 @@ use super::params;
 use super::score::{INF, MATE, MATE_BOUND, MAX_PLY, from_tt, value_score};
 use super::tt::{Bound, EVAL_NONE, Probe};
 use super::worker::Worker;
-use crate::movegen;
+use crate::rules;
 use crate::types::Move;
 
 /// Mixed into the position key for a search that leaves one move out.
@@ -87,7 +87,7 @@ impl Worker {
         }
         self.stack[ply].pv.clear();
         self.seldepth = self.seldepth.max(ply);
-        if let Some(r) = movegen::immediate_result(&self.pos) {
+        if let Some(r) = rules::immediate_result(&self.pos) {
             return Err(value_score(r, ply));
         }
         if let Some(r) = self.rule_result(ply) {

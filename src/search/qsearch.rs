@@ -9,8 +9,8 @@ use super::params;
 use super::score::{INF, MAX_PLY, from_tt, to_tt, value_score};
 use super::tt::{Bound, EVAL_NONE, Probe};
 use super::worker::Worker;
+use crate::rules;
 use crate::types::{Move, MoveKind};
-use crate::{movegen, rules};
 
 impl Worker {
     pub(super) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
@@ -21,7 +21,7 @@ impl Worker {
         }
         self.stack[ply].pv.clear();
         self.seldepth = self.seldepth.max(ply);
-        if let Some(r) = movegen::immediate_result(&self.pos) {
+        if let Some(r) = rules::immediate_result(&self.pos) {
             return value_score(r, ply);
         }
         if ply >= MAX_PLY || !self.quiet_moves_exist {

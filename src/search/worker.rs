@@ -12,9 +12,9 @@ use super::score::{INF, MATE_BOUND, MAX_PLY, to_score};
 use super::shared::{RootMove, Shared};
 use super::timeman::TimeManager;
 use super::{Event, Info, Limits, Score};
+use crate::board::NodeInfo;
 use crate::board::{Position, Ruleset, StepMode};
 use crate::eval::Evaluator;
-use crate::movegen::NodeInfo;
 use crate::rules;
 use crate::types::{Color, GOLDEN_GAMMA, Move, MoveList, PieceType, absorb};
 use crate::variant::{CountingRule, GameValue};
@@ -32,7 +32,8 @@ pub(super) struct Frame {
     /// Continuation row of the move being searched at this ply (none for a null
     /// move).
     pub(super) cont_row: Option<usize>,
-    /// History of the quiet move being searched at this ply, less 4000 (0 for
+    /// History of the quiet move being searched at this ply, less
+    /// [`params::STAT_SCORE_NEUTRAL`](super::params::STAT_SCORE_NEUTRAL) (0 for
     /// other moves), and its number among the legal moves.
     pub(super) stat_score: i32,
     pub(super) move_count: usize,

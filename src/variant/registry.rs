@@ -43,34 +43,40 @@ pub const BUILTIN_SOURCE: &str = "builtin:";
 /// variants.ini is about 100 KB).
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
+/// Why a variant or weights file gives no text (the reason of the error the loader
+/// reports for that file).
+#[derive(Debug, thiserror::Error)]
+enum FileReadError {
+    #[error("cannot read the file: {0}")]
+    Unreadable(#[from] std::io::Error),
+    #[error("cannot read the file: it is a directory")]
+    Directory,
+    #[error("cannot read the file: it is not a regular file (a pipe or a device?)")]
+    NotRegular,
+    /// Its size in bytes, over [`MAX_FILE_BYTES`].
+    #[error("the file has {0} bytes; a variant file may have at most {MAX_FILE_BYTES}")]
+    TooLarge(u64),
+    /// The 1-based number of the first byte that is not UTF-8.
+    #[error("the file is not UTF-8 text (byte {0} is not)")]
+    NotUtf8(usize),
+}
+
 /// The text of a variant file. Only a regular file is opened: opening a FIFO blocks
 /// until someone writes to it, and a device may never end.
-fn read_variant_file(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read the file: {e}"))?;
+fn read_variant_file(path: &Path) -> Result<String, FileReadError> {
+    let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
+        return Err(FileReadError::Directory);
+    }
     if !meta.is_file() {
-        let what = if meta.is_dir() {
-            "a directory"
-        } else {
-            "not a regular file (a pipe or a device?)"
-        };
-        return Err(format!("cannot read the file: it is {what}"));
+        return Err(FileReadError::NotRegular);
     }
     if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "the file has {} bytes; a variant file may have at most {MAX_FILE_BYTES}",
-            meta.len()
-        ));
+        return Err(FileReadError::TooLarge(meta.len()));
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_FILE_BYTES).read_to_end(&mut bytes))
-        .map_err(|e| format!("cannot read the file: {e}"))?;
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "the file is not UTF-8 text (byte {} is not)",
-            e.utf8_error().valid_up_to() + 1
-        )
-    })
+    std::fs::File::open(path).and_then(|f| f.take(MAX_FILE_BYTES).read_to_end(&mut bytes))?;
+    String::from_utf8(bytes).map_err(|e| FileReadError::NotUtf8(e.utf8_error().valid_up_to() + 1))
 }
 
 /// Why the layers above refuse a variant that reads: the message says what is wrong,
@@ -152,7 +158,7 @@ impl VariantSet {
         match read_variant_file(path) {
             Ok(text) => self.load_text(&file, &text, WeightsSource::Dir(dir)),
             Err(reason) => LoadReport {
-                errors: vec![LoadError::new(&file, 0, "", "", "", &reason)],
+                errors: vec![LoadError::new(&file, 0, "", "", "", &reason.to_string())],
                 ..LoadReport::default()
             },
         }

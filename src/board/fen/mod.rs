@@ -3,7 +3,7 @@
 //! castling as `KQkq` or file letters (also seirawan gates), several e.p. squares,
 //! check counters `3+3`, and missing trailing fields.
 //!
-//! Reading is two steps: [`parse`] turns the text into a [`Setup`] (only the text is
+//! Reading is two steps: [`parse()`] turns the text into a [`Setup`] (only the text is
 //! checked), and [`Position::from_setup`] makes it a position (or says why it cannot
 //! be played). [`Position::from_fen`] does both.
 
@@ -29,14 +29,12 @@ pub enum FenError {
 }
 
 /// Does the variant's start position read? (Used when loading variant files.)
-pub fn check_start_position(variant: &Variant) -> Result<(), String> {
-    parse(variant, &variant.start_fen)
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+pub fn check_start_position(variant: &Variant) -> Result<(), SyntaxError> {
+    parse(variant, &variant.start_fen).map(|_| ())
 }
 
 impl Position {
-    /// Set up a position from a FEN of the ruleset's variant: [`parse`], then
+    /// Set up a position from a FEN of the ruleset's variant: [`parse()`], then
     /// [`Position::from_setup`].
     pub fn from_fen(rules: &Arc<Ruleset>, fen: &str) -> Result<Position, FenError> {
         let setup = parse(&rules.variant, fen)?;

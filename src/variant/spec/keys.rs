@@ -319,15 +319,16 @@ impl<'a> Applier<'a> {
     }
 
     /// A value that read, or `None` after reporting why it did not.
-    fn accept<T>(&mut self, e: &Entry, read: Result<T, String>) -> Option<T> {
-        read.map_err(|reason| self.error(e, reason)).ok()
+    fn accept<T>(&mut self, e: &Entry, read: Result<T, ValueError>) -> Option<T> {
+        read.map_err(|reason| self.error(e, reason.to_string()))
+            .ok()
     }
 
     /// Store a value that read, or report why it did not.
     fn store<T>(
         &mut self,
         e: &Entry,
-        read: Result<T, String>,
+        read: Result<T, ValueError>,
         spec: &mut Spec,
         set: impl FnOnce(&mut Spec, T),
     ) {
@@ -533,10 +534,8 @@ fn read_betza_dialect(a: &mut Applier, spec: &mut Spec, e: &Entry) {
 }
 
 /// An `EnclosingRule` value (`enclosingDrop`, `flipEnclosedPieces`).
-fn parse_enclosing(value: &str) -> Result<Enclosing, String> {
-    Enclosing::parse(value.trim()).ok_or_else(|| {
-        "expected reversi, ataxx, quadwrangle, snort, anyside, top or none".to_string()
-    })
+fn parse_enclosing(value: &str) -> Result<Enclosing, ValueError> {
+    Enclosing::parse(value.trim()).ok_or(ValueError::NotEnclosingRule)
 }
 
 /// A `WallingRule` value.
@@ -693,45 +692,77 @@ fn set_promotion_pawns(spec: &mut Spec, sides: &[usize], pawns: SlotSet, main: O
 
 // Value readers: text to value, or why not.
 
-fn parse_bool(v: &str) -> Result<bool, String> {
+/// Why a key's value does not read (the reason of the file:line error the loader
+/// reports).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum ValueError {
+    #[error("expected true or false")]
+    NotBool,
+    #[error("expected a whole number")]
+    NotCount,
+    #[error("expected win, loss, draw or none")]
+    NotGameValue,
+    #[error("expected a rank number from 1 to 16")]
+    NotRankNumber,
+    #[error("expected a file letter (a-p) or number (1-16)")]
+    NotFile,
+    #[error("expected reversi, ataxx, quadwrangle, snort, anyside, top or none")]
+    NotEnclosingRule,
+    /// A letter of a piece-set value that no piece of the variant has.
+    #[error("no piece of the variant has the letter '{0}'")]
+    UnknownLetter(char),
+    #[error("no piece of the variant has this letter")]
+    UnknownPiece,
+    /// A region symbol `*N` whose N is not a number.
+    #[error("'{0}' is not a rank")]
+    RegionRank(String),
+    #[error("'{0}' is not a rank from 1 to 16")]
+    RegionRankRange(String),
+    #[error("'{0}' is not a file")]
+    RegionFile(String),
+    #[error("'{0}' is not a square")]
+    RegionSquare(String),
+}
+
+fn parse_bool(v: &str) -> Result<bool, ValueError> {
     match v {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => Err("expected true or false".into()),
+        _ => Err(ValueError::NotBool),
     }
 }
 
-fn parse_count(v: &str) -> Result<u32, String> {
-    v.parse().map_err(|_| "expected a whole number".to_string())
+fn parse_count(v: &str) -> Result<u32, ValueError> {
+    v.parse().map_err(|_| ValueError::NotCount)
 }
 
-fn parse_game_value(v: &str) -> Result<GameValue, String> {
+fn parse_game_value(v: &str) -> Result<GameValue, ValueError> {
     match v {
         "win" => Ok(GameValue::Win),
         "loss" => Ok(GameValue::Loss),
         "draw" => Ok(GameValue::Draw),
         "none" => Ok(GameValue::None),
-        _ => Err("expected win, loss, draw or none".into()),
+        _ => Err(ValueError::NotGameValue),
     }
 }
 
 /// 1-based rank number, 0-based result.
-fn parse_rank(v: &str) -> Result<u8, String> {
+fn parse_rank(v: &str) -> Result<u8, ValueError> {
     match v.parse::<u8>() {
         Ok(r) if (1..=U).contains(&r) => Ok(r - 1),
-        _ => Err("expected a rank number from 1 to 16".into()),
+        _ => Err(ValueError::NotRankNumber),
     }
 }
 
 /// File letter or 1-based number, 0-based result.
-fn parse_file(v: &str) -> Result<u8, String> {
+fn parse_file(v: &str) -> Result<u8, ValueError> {
     let parsed = if let Ok(n) = v.parse::<u8>() {
         (1..=U).contains(&n).then(|| n - 1)
     } else {
         let b = v.as_bytes();
         (b.len() == 1 && (b'a'..b'a' + U).contains(&b[0])).then(|| b[0] - b'a')
     };
-    parsed.ok_or_else(|| "expected a file letter (a-p) or number (1-16)".into())
+    parsed.ok_or(ValueError::NotFile)
 }
 
 /// The slot of the first letter of a piece-set value (the main pawn type).
@@ -743,7 +774,7 @@ fn first_slot(spec: &Spec, value: &str) -> Option<String> {
         .map(|s| s.name.clone())
 }
 
-fn parse_piece_set(spec: &Spec, value: &str) -> Result<SlotSet, String> {
+fn parse_piece_set(spec: &Spec, value: &str) -> Result<SlotSet, ValueError> {
     let mut s = SlotSet::default();
     for c in value.chars().filter(|c| !c.is_whitespace()) {
         match c {
@@ -751,7 +782,7 @@ fn parse_piece_set(spec: &Spec, value: &str) -> Result<SlotSet, String> {
             '*' => s.all = true,
             _ => match spec.slot_of_letter(c) {
                 Some(slot) => s.insert(&slot.name.clone()),
-                None => return Err(format!("no piece of the variant has the letter '{c}'")),
+                None => return Err(ValueError::UnknownLetter(c)),
             },
         }
     }
@@ -759,14 +790,14 @@ fn parse_piece_set(spec: &Spec, value: &str) -> Result<SlotSet, String> {
 }
 
 /// One piece letter; `*` and `-` mean none.
-fn parse_piece_type(spec: &Spec, value: &str) -> Result<Option<String>, String> {
+fn parse_piece_type(spec: &Spec, value: &str) -> Result<Option<String>, ValueError> {
     let v = value.trim();
     if v == "*" || v == "-" {
         return Ok(None);
     }
     match v.chars().next().and_then(|c| spec.slot_of_letter(c)) {
         Some(slot) => Ok(Some(slot.name.clone())),
-        None => Err("no piece of the variant has this letter".into()),
+        None => Err(ValueError::UnknownPiece),
     }
 }
 
@@ -774,7 +805,7 @@ fn parse_piece_type(spec: &Spec, value: &str) -> Result<Option<String>, String> 
 /// them: up to the end of the value or up to a `-` or a lone `*`, so `-` alone and
 /// `*` alone are both the empty region (not the whole board: Fairy-Stockfish has
 /// no symbol for every square, and Menagerie reads a file as it does).
-fn parse_region(value: &str) -> Result<Region, String> {
+fn parse_region(value: &str) -> Result<Region, ValueError> {
     let mut r = Region::EMPTY;
     for sym in value.split_whitespace() {
         if sym == "-" || sym == "*" {
@@ -784,15 +815,15 @@ fn parse_region(value: &str) -> Result<Region, String> {
         if b[0] == b'*' {
             let n: u8 = sym[1..]
                 .parse()
-                .map_err(|_| format!("'{sym}' is not a rank"))?;
+                .map_err(|_| ValueError::RegionRank(sym.to_string()))?;
             if !(1..=U).contains(&n) {
-                return Err(format!("'{sym}' is not a rank from 1 to 16"));
+                return Err(ValueError::RegionRankRange(sym.to_string()));
             }
             r |= region_rank(n - 1);
         } else if b.len() == 2 && b[1] == b'*' {
             let f = b[0].to_ascii_lowercase();
             if !(b'a'..b'a' + U).contains(&f) {
-                return Err(format!("'{sym}' is not a file"));
+                return Err(ValueError::RegionFile(sym.to_string()));
             }
             r |= region_file(f - b'a');
         } else {
@@ -800,9 +831,9 @@ fn parse_region(value: &str) -> Result<Region, String> {
             let n: u8 = sym
                 .get(1..)
                 .and_then(|x| x.parse().ok())
-                .ok_or_else(|| format!("'{sym}' is not a square"))?;
+                .ok_or_else(|| ValueError::RegionSquare(sym.to_string()))?;
             if !(b'a'..b'a' + U).contains(&f) || !(1..=U).contains(&n) {
-                return Err(format!("'{sym}' is not a square"));
+                return Err(ValueError::RegionSquare(sym.to_string()));
             }
             r.insert((n - 1) * U + (f - b'a'));
         }

@@ -1,22 +1,12 @@
 //! Results decided before the side to move plays (extinction, flag, check counting,
-//! connections, a full board, both sides passing):
-//! the game is over, so there are no legal moves. Every value is for the side to move.
+//! castling wins, connections, a full board, both sides passing): the game is over,
+//! so there are no legal moves. Every value is for the side to move.
 
+use super::connect::{connection_result, full_board_result};
+use super::counting::counted;
 use crate::board::Position;
-use crate::types::{Color, MoveKind, MoveList, PieceType};
-use crate::variant::{
-    CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, GameValue, MaterialCounting,
-};
-use std::cmp::Ordering;
-
-/// Count of a type on the board and in hand.
-fn count_with_hand(pos: &Position, c: Color, t: PieceType) -> u32 {
-    pos.count(c, t) + pos.hand(c, t) as u32
-}
-
-fn total_with_hand(pos: &Position, c: Color) -> u32 {
-    pos.pieces(c).count() + pos.hand_total(c)
-}
+use crate::types::{Color, MoveKind, MoveList};
+use crate::variant::{CASTLING_WINS_KINGSIDE, CASTLING_WINS_QUEENSIDE, GameValue};
 
 /// Is the flag region reached by `c`? With flagPieceSafe a flag piece under attack
 /// does not count while exactly the required number is in the region (with flagMove
@@ -46,59 +36,6 @@ pub fn flag_reached(pos: &Position, c: Color) -> bool {
     reached
 }
 
-/// `value`, or for a draw the result the variant's material counting gives instead.
-pub fn counted(pos: &Position, value: GameValue) -> GameValue {
-    if value != GameValue::Draw {
-        return value;
-    }
-    let for_white = match pos.variant().material_counting {
-        MaterialCounting::None => return value,
-        MaterialCounting::WhiteDrawOdds => GameValue::Win,
-        MaterialCounting::BlackDrawOdds => GameValue::Loss,
-        MaterialCounting::Janggi => janggi_count(pos),
-        MaterialCounting::Unweighted => {
-            let white = pos.pieces(Color::White).count();
-            match white.cmp(&pos.pieces(Color::Black).count()) {
-                Ordering::Greater => GameValue::Win,
-                Ordering::Less => GameValue::Loss,
-                Ordering::Equal => GameValue::Draw,
-            }
-        }
-    };
-    match pos.side_to_move() {
-        Color::White => for_white,
-        Color::Black => for_white.negate(),
-    }
-}
-
-/// Janggi's points per piece slot (Fairy-Stockfish's counting).
-const JANGGI_POINTS: &[(&str, i32)] = &[
-    ("rook", 13),
-    ("janggiCannon", 7),
-    ("horse", 5),
-    ("janggiElephant", 3),
-    ("wazir", 3),
-    ("soldier", 2),
-];
-
-/// Janggi counting, for White: White's points less Black's, less one for the second
-/// player's advantage (the 1.5 points of deom); more than nothing wins.
-fn janggi_count(pos: &Position) -> GameValue {
-    let v = pos.variant();
-    let mut points = -1;
-    for &(slot, value) in JANGGI_POINTS {
-        if let Some(t) = v.type_by_slot(slot) {
-            points +=
-                value * (pos.count(Color::White, t) as i32 - pos.count(Color::Black, t) as i32);
-        }
-    }
-    if points > 0 {
-        GameValue::Win
-    } else {
-        GameValue::Loss
-    }
-}
-
 /// Janggi: the game ends when a pass answers a pass, or a pass leaves the kings
 /// facing (bikjang: moves that keep them facing are illegal, so the bikjang of two
 /// positions in a row is always a pass): a draw, or decided by material counting.
@@ -126,32 +63,13 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
     let v = pos.variant();
     let us = pos.side_to_move();
     let them = us.flip();
-    // Extinction (not for pseudo-royal pieces, which cannot be captured, unless they explode).
-    if v.extinction_value != GameValue::None && (!v.extinction_pseudo_royal || v.blast_on_capture) {
-        for c in [them, us] {
-            let claim = (v.extinction_claim && c == us) as u32;
-            let extinct = |mine: u32, theirs: u32| {
-                mine <= v.extinction_piece_count
-                    && theirs >= v.extinction_opponent_piece_count + claim
-            };
-            let mut hit = v.extinction_all_types
-                && extinct(total_with_hand(pos, c), total_with_hand(pos, c.flip()));
-            let mut ty = v.extinction_piece_types;
-            while ty != 0 && !hit {
-                let t = ty.trailing_zeros() as PieceType;
-                ty &= ty - 1;
-                hit = extinct(
-                    count_with_hand(pos, c, t),
-                    count_with_hand(pos, c.flip(), t),
-                );
-            }
-            if hit {
-                return Some(if c == us {
-                    v.extinction_value
-                } else {
-                    v.extinction_value.negate()
-                });
-            }
+    for c in [them, us] {
+        if pos.extinct(c) {
+            return Some(if c == us {
+                v.extinction_value
+            } else {
+                v.extinction_value.negate()
+            });
         }
     }
     // Capture the flag: with flagMove the other side gets one more move; with
@@ -191,7 +109,7 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
         return Some(r);
     }
     if v.connect.has_connection()
-        && let Some(r) = super::connect::connection_result(pos)
+        && let Some(r) = connection_result(pos)
     {
         return Some(r);
     }
@@ -199,7 +117,7 @@ pub fn immediate_result(pos: &Position) -> Option<GameValue> {
         return Some(r);
     }
     if v.connect.adjudicate_full_board {
-        return super::connect::full_board_result(pos);
+        return full_board_result(pos);
     }
     None
 }

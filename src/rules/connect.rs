@@ -2,7 +2,7 @@
 //! by the board running full or both sides passing in turn. Values are for the side
 //! to move, as in [`immediate_result`](super::immediate_result).
 
-use super::decided::counted;
+use super::counting::counted;
 use crate::board::Position;
 use crate::types::{Color, SquareSet};
 use crate::variant::GameValue;

@@ -6,7 +6,7 @@
 //! checking piece or blocks its line; the royal piece's own step is legal when its
 //! new square is not attacked once it has left the old one.
 
-use crate::board::{Position, ProbeKind, Ruleset};
+use super::{Position, ProbeKind, Ruleset};
 use crate::types::{Color, Move, MoveKind, MoveList, PieceType, Square, SquareSet};
 
 /// Facts about a node, computed once and used for every move of that node.
@@ -517,28 +517,6 @@ impl Ruleset {
         } else {
             let same = on_board.iter().filter(|&s| dark(s) == dark(to)).count() as u32;
             same < total.div_ceil(2)
-        }
-    }
-
-    /// All legal moves. Empty when the game is already decided by a variant rule.
-    pub fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
-        list.clear();
-        if super::immediate_result(pos).is_some() {
-            return;
-        }
-        self.generate_pseudo(pos, list);
-        let info = self.node_info(pos);
-        let mut i = 0;
-        while i < list.moves.len() {
-            let m = list.moves[i];
-            if self.is_legal_with(pos, m, &info) {
-                i += 1;
-            } else {
-                list.moves.swap_remove(i);
-            }
-        }
-        if self.variant.must_capture && list.iter().any(|&m| self.is_capture(pos, m)) {
-            list.moves.retain(|&m| self.is_capture(pos, m));
         }
     }
 
