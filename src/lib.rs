@@ -11,6 +11,7 @@
 //! board     Variant → Ruleset (move tables and the walker over their targets, attack and
 //!           check tests, pseudo-legal moves); Position with make/unmake, FEN, Zobrist keys
 //! movegen   legality, legal move lists, results that leave no move, notation, perft
+//! diagram   move diagrams (SVG) and variant pages (HTML) drawn from the compiled rules
 //! rules     game end: mate and stalemate values, repetition, n-move rule
 //! eval      evaluation driven by the variant's rules
 //! search    iterative deepening, Lazy SMP, transposition table, bench
@@ -22,6 +23,7 @@
 
 pub mod board;
 pub mod book;
+pub mod diagram;
 pub mod eval;
 pub mod movegen;
 pub mod rules;

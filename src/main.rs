@@ -78,6 +78,9 @@ enum Command {
     /// Fit a variant's evaluation weights to labelled positions (Texel tuning) and
     /// write them as a weights file; see src/eval/tune.rs and variants/weights/.
     Tune(TuneArgs),
+    /// Write a variant's page for designers: board, regions, pieces with their move
+    /// diagrams, the rules in words (one self-contained HTML file).
+    Show(ShowArgs),
     /// List the loaded variants.
     Variants {
         #[arg(long = "variants")]
@@ -120,6 +123,21 @@ struct MovesArgs {
     /// Read the XBetza as Fairy-Stockfish does instead of as XBoard does.
     #[arg(long)]
     fairy_stockfish: bool,
+    /// Also write the move diagram as SVG to this file.
+    #[arg(long)]
+    svg: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ShowArgs {
+    #[arg(long)]
+    variant: String,
+    /// Extra variant files (loaded after the built-in ones).
+    #[arg(long = "variants")]
+    variants: Vec<PathBuf>,
+    /// The HTML file to write.
+    #[arg(long)]
+    html: PathBuf,
 }
 
 #[derive(Args)]
@@ -255,6 +273,9 @@ fn main() -> ExitCode {
             action: BookAction::Build(args),
         }) => book_build_command(args),
         Some(Command::Tune(args)) => tune_command(args),
+        Some(Command::Show(args)) => load_rules(&args.variants, &args.variant).and_then(|rules| {
+            write_file(&args.html, &menagerie::diagram::page::variant_page(&rules))
+        }),
         Some(Command::Variants { variants }) => variants_command(&variants),
     };
     match outcome {
@@ -401,12 +422,28 @@ fn moves_command(args: MovesArgs) -> Outcome {
         dialect,
     )
     .map_err(fail)?;
+    if let Some(file) = &args.svg {
+        let svg = menagerie::diagram::piece_svg(
+            &args.board,
+            &args.square,
+            &args.betza,
+            &args.occupancy,
+            dialect,
+        )
+        .map_err(fail)?;
+        write_file(file, &svg)?;
+    }
     if targets.is_empty() {
         out!("-");
     } else {
         out!("{}", targets.join(" "));
     }
     Ok(())
+}
+
+/// Write `text` to `file`, or fail naming the file.
+fn write_file(file: &std::path::Path, text: &str) -> Outcome {
+    std::fs::write(file, text).map_err(|e| fail(format!("cannot write {}: {e}", file.display())))
 }
 
 fn bench_command(args: BenchArgs) -> Outcome {

@@ -1,0 +1,201 @@
+//! Move diagrams and variant pages (src/diagram): the marked targets of a piece's
+//! SVG are exactly the squares `menagerie moves` prints, over every vector of
+//! tests/data/betza-vectors.txt (which covers every XBetza feature the parser knows:
+//! leapers, riders, hoppers, lame and jumping leaps, multi-leg moves, initial moves,
+//! colour-bound pieces, bent riders, castling, en passant); the kinds marked are the
+//! right ones on a few pieces; every built-in variant's page is generated and is
+//! well-formed.
+
+use menagerie::board::{Ruleset, check_variant};
+use menagerie::diagram::{page, piece_svg};
+use menagerie::movegen::bench_piece::piece_targets;
+use menagerie::variant::VariantSet;
+use menagerie::xbetza::Dialect;
+use std::collections::BTreeSet;
+
+/// The values of attribute `name` in `text`, in order.
+fn attributes(text: &str, name: &str) -> Vec<String> {
+    let key = format!(" {name}=\"");
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(&key) {
+        rest = &rest[i + key.len()..];
+        let end = rest.find('"').expect("attribute value ends");
+        out.push(rest[..end].to_string());
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// Every tag of `text` (XML or the HTML this crate writes) closes in order; void
+/// HTML elements and self-closed tags stand alone. Returns the first problem.
+fn check_well_formed(text: &str) -> Result<(), String> {
+    const VOID: [&str; 4] = ["meta", "br", "hr", "input"];
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('<') {
+        rest = &rest[i + 1..];
+        if let Some(r) = rest.strip_prefix("!--") {
+            let end = r.find("-->").ok_or("unclosed comment")?;
+            rest = &r[end + 3..];
+            continue;
+        }
+        if rest.starts_with('!') {
+            let end = rest.find('>').ok_or("unclosed doctype")?;
+            rest = &rest[end + 1..];
+            continue;
+        }
+        let end = rest.find('>').ok_or("unclosed tag")?;
+        let tag = &rest[..end];
+        rest = &rest[end + 1..];
+        if let Some(name) = tag.strip_prefix('/') {
+            let name = name.trim();
+            match stack.pop() {
+                Some(open) if open == name => {}
+                other => return Err(format!("</{name}> closes {other:?}")),
+            }
+            if name == "script" || name == "style" {
+                continue;
+            }
+        } else {
+            let name: String = tag
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            if name.is_empty() {
+                return Err(format!("bad tag <{tag}>"));
+            }
+            if tag.ends_with('/') || VOID.contains(&name.as_str()) {
+                continue;
+            }
+            if name == "script" || name == "style" {
+                // Their text is not markup: skip to the closing tag.
+                let close = format!("</{name}>");
+                let end = rest.find(&close).ok_or(format!("unclosed <{name}>"))?;
+                rest = &rest[end + close.len()..];
+                continue;
+            }
+            stack.push(name);
+        }
+    }
+    if stack.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("unclosed: {stack:?}"))
+    }
+}
+
+#[test]
+fn svg_targets_are_the_moves_targets_for_every_vector() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/betza-vectors.txt"
+    ))
+    .expect("vectors file");
+    let mut checked = 0;
+    for line in text.lines() {
+        let body = line.split('#').next().unwrap_or("").trim();
+        let parts: Vec<&str> = body.split('|').map(str::trim).collect();
+        if parts.len() < 4 {
+            continue;
+        }
+        let (board, square, betza, occ) = (parts[0], parts[1], parts[2], parts[3]);
+        let Ok(expected) = piece_targets(board, square, betza, occ, Dialect::XBoard) else {
+            // A vector of a refused piece: the diagram must refuse it too.
+            assert!(piece_svg(board, square, betza, occ, Dialect::XBoard).is_err());
+            continue;
+        };
+        let svg = piece_svg(board, square, betza, occ, Dialect::XBoard)
+            .unwrap_or_else(|e| panic!("{line}: {e}"));
+        check_well_formed(&svg).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let marked: BTreeSet<String> = attributes(&svg, "data-target").into_iter().collect();
+        let expected: BTreeSet<String> = expected.into_iter().collect();
+        assert_eq!(marked, expected, "{line}");
+        checked += 1;
+    }
+    assert!(checked > 150, "only {checked} vectors");
+}
+
+/// The kinds of the marks on `square` (all marks there, joined).
+fn kinds_on(svg: &str, square: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for g in svg.split("<g class=\"mark\"").skip(1) {
+        let head = &g[..g.find('>').unwrap_or(g.len())];
+        if attributes(head, "data-square").first().map(String::as_str) == Some(square) {
+            for k in attributes(head, "data-kinds") {
+                out.extend(k.split_whitespace().map(str::to_string));
+            }
+        }
+    }
+    out
+}
+
+fn set(words: &[&str]) -> BTreeSet<String> {
+    words.iter().map(|w| w.to_string()).collect()
+}
+
+#[test]
+fn kinds_come_from_the_compiled_steps() {
+    // A pawn: a move-only step, capture-only diagonals, an initial double step.
+    let svg = piece_svg("8x8", "d2", "fmWfcFifmnD", "pe3", Dialect::XBoard).unwrap();
+    assert_eq!(kinds_on(&svg, "d3"), set(&["move"]));
+    assert_eq!(kinds_on(&svg, "d4"), set(&["move", "initial"]));
+    assert_eq!(kinds_on(&svg, "e3"), set(&["capture"]));
+    assert_eq!(kinds_on(&svg, "c3"), set(&["capture-only"]));
+    assert!(!svg.contains("data-target=\"c3\""));
+    // A cannon: slides to move, hops to capture.
+    let svg = piece_svg("9x10", "b3", "mRcpR", "pb5,pb8", Dialect::XBoard).unwrap();
+    assert_eq!(kinds_on(&svg, "b4"), set(&["move"]));
+    assert_eq!(kinds_on(&svg, "b8"), set(&["capture", "hop"]));
+    // A queen: moves and captures alike.
+    let svg = piece_svg("8x8", "d4", "Q", "-", Dialect::XBoard).unwrap();
+    assert_eq!(kinds_on(&svg, "h8"), set(&["move-capture"]));
+    // The Lion: a capture on the way, drawn as a path.
+    let svg = piece_svg(
+        "12x12",
+        "f6",
+        "KNADcaKmcabK",
+        "pf7,pg7,Pe7",
+        Dialect::XBoard,
+    )
+    .unwrap();
+    assert!(svg.contains("data-target=\"f6xf7,f7e6\""));
+    assert!(kinds_on(&svg, "e6").contains("multi-leg"));
+    assert!(svg.contains("<polyline"));
+    // Castling marks the king's destination.
+    let svg = piece_svg("8x8", "e1", "KisO2", "Ra1,Rh1", Dialect::XBoard).unwrap();
+    assert_eq!(kinds_on(&svg, "g1"), set(&["castling"]));
+}
+
+#[test]
+fn bad_arguments_are_errors_not_panics() {
+    for (board, square, betza, occ) in [
+        ("8y8", "d4", "N", "-"),
+        ("8x8", "z9", "N", "-"),
+        ("8x8", "d4", "N", "p"),
+        ("8x8", "d4", "N", "1d5"),
+        ("17x8", "d4", "N", "-"),
+        ("8x8", "d4", "N(", "-"),
+    ] {
+        assert!(piece_svg(board, square, betza, occ, Dialect::XBoard).is_err());
+    }
+}
+
+#[test]
+fn every_builtin_variant_has_a_well_formed_page() {
+    let set = VariantSet::builtin(check_variant);
+    let mut names: Vec<String> = set.names().map(str::to_string).collect();
+    names.sort();
+    assert!(names.len() > 20);
+    for name in names {
+        let v = set.get(&name).expect("listed variant loads");
+        let rules = Ruleset::new(v);
+        let html = page::variant_page(&rules);
+        check_well_formed(&html).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(html.contains("<svg"), "{name}");
+        assert!(
+            !html.contains("http://") || !html.contains("src=\"http"),
+            "{name}"
+        );
+    }
+}
