@@ -147,6 +147,11 @@ fn kinds_come_from_the_compiled_steps() {
     let svg = piece_svg("9x10", "b3", "mRcpR", "pb5,pb8", Dialect::XBoard).unwrap();
     assert_eq!(kinds_on(&svg, "b4"), set(&["move"]));
     assert_eq!(kinds_on(&svg, "b8"), set(&["capture", "hop"]));
+    // A griffon's bent slide (two legs, no stop) captures too: the generator is asked.
+    let svg = piece_svg("8x8", "d4", "FyafsF", "-", Dialect::XBoard).unwrap();
+    assert_eq!(kinds_on(&svg, "e5"), set(&["move-capture"]));
+    assert_eq!(kinds_on(&svg, "e8"), set(&["move-capture"]));
+    assert_eq!(kinds_on(&svg, "h5"), set(&["move-capture"]));
     // A queen: moves and captures alike.
     let svg = piece_svg("8x8", "d4", "Q", "-", Dialect::XBoard).unwrap();
     assert_eq!(kinds_on(&svg, "h8"), set(&["move-capture"]));

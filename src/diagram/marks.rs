@@ -117,6 +117,11 @@ pub struct Mark {
     pub is_target: bool,
     /// The text `menagerie moves` prints for this target, where known.
     pub text: Option<String>,
+    /// A move to an empty square that no single step explains (a multi-leg
+    /// component with no stop on the way, such as a griffon's bent slide): whether
+    /// it could capture there is left to [`settle_captures`], which asks the
+    /// generator; until then it is marked [`Kind::MoveOnly`].
+    pub unsettled: bool,
 }
 
 /// The marks of the moves of the piece on `origin` in `pos`. `moves` are its
@@ -131,12 +136,13 @@ pub fn marks_of(
     let mover = pos.piece_at(origin);
     let mut marks: Vec<Mark> = Vec::new();
     for (m, text) in moves {
-        let (square, path, mut kinds) = classify(rules, pos, origin, mover, *m);
+        let (square, path, mut kinds, unsettled) = classify(rules, pos, origin, mover, *m);
         let key_matches = |mk: &Mark| match (text, &mk.text) {
             (Some(a), Some(b)) => a == b,
             _ => mk.square == square && mk.path == path,
         };
         if let Some(existing) = marks.iter_mut().find(|mk| key_matches(mk)) {
+            existing.unsettled &= unsettled;
             existing.kinds.append(&mut kinds);
             existing.kinds.sort();
             existing.kinds.dedup();
@@ -150,6 +156,7 @@ pub fn marks_of(
             kinds,
             is_target: true,
             text: text.clone(),
+            unsettled,
         });
     }
     marks
@@ -195,6 +202,7 @@ pub fn capture_only_marks(
                 kinds: vec![Kind::CaptureOnly],
                 is_target: false,
                 text: None,
+                unsettled: false,
             });
         }
     }
@@ -208,15 +216,15 @@ fn classify(
     origin: Square,
     mover: Piece,
     m: Move,
-) -> (Square, Vec<Waypoint>, Vec<Kind>) {
+) -> (Square, Vec<Waypoint>, Vec<Kind>, bool) {
     let mut kinds = Vec::new();
     match m.kind() {
         MoveKind::Castling => {
             let (king_to, _) = rules.castling_destinations(mover.color(), m.from(), m.to());
-            return (king_to, Vec::new(), vec![Kind::Castling]);
+            return (king_to, Vec::new(), vec![Kind::Castling], false);
         }
-        MoveKind::EnPassant => return (m.to(), Vec::new(), vec![Kind::EnPassant]),
-        MoveKind::Pass => return (origin, Vec::new(), vec![Kind::Pass]),
+        MoveKind::EnPassant => return (m.to(), Vec::new(), vec![Kind::EnPassant], false),
+        MoveKind::Pass => return (origin, Vec::new(), vec![Kind::Pass], false),
         MoveKind::Promotion | MoveKind::PiecePromotion => kinds.push(Kind::Promotion),
         _ => {}
     }
@@ -235,7 +243,7 @@ fn classify(
             .extras()
             .map(|(square, captured)| Waypoint { square, captured })
             .collect();
-        return (to, path, kinds);
+        return (to, path, kinds, false);
     }
     // The single steps that reach `to` over this occupancy with a mode that allows
     // what the move does there.
@@ -273,10 +281,11 @@ fn classify(
     if !found {
         // Made by a multi-leg component without a stop on the way (or by a rule the
         // steps do not show): only what the move does is known.
-        if occupant.is_none() {
+        let unsettled = occupant.is_none();
+        if unsettled {
             kinds.push(Kind::MoveOnly);
         }
-        return (to, Vec::new(), kinds);
+        return (to, Vec::new(), kinds, unsettled);
     }
     if occupant.is_none() {
         kinds.push(if modes.contains(StepMode::CAPTURE) {
@@ -291,5 +300,32 @@ fn classify(
     if all_hops {
         kinds.push(Kind::Hop);
     }
-    (to, Vec::new(), kinds)
+    (to, Vec::new(), kinds, false)
+}
+
+/// Decides the [`Mark::unsettled`] marks: a move or capture where the generator
+/// captures an `enemy` piece put on the square, else a move only.
+pub fn settle_captures(
+    rules: &Arc<Ruleset>,
+    setup: &Setup,
+    origin: Square,
+    enemy: Piece,
+    marks: &mut [Mark],
+) {
+    for mark in marks.iter_mut().filter(|m| m.unsettled) {
+        let mut probe = setup.clone();
+        probe.board.push((mark.square, enemy, 0));
+        let pos = Position::from_setup_unchecked(rules, &probe);
+        let captures = moves_from(rules, &pos, origin)
+            .iter()
+            .any(|m| m.to() == mark.square && !m.has_extra());
+        if captures {
+            for k in mark.kinds.iter_mut().filter(|k| **k == Kind::MoveOnly) {
+                *k = Kind::MoveOrCapture;
+            }
+            mark.kinds.sort();
+            mark.kinds.dedup();
+        }
+        mark.unsettled = false;
+    }
 }

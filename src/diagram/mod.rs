@@ -45,6 +45,7 @@ pub fn piece_svg(
         .map(|(_, p, _)| *p)
         .find(|p| p.color() == Color::Black && !rules.variant.pieces[p.kind() as usize].royal)
         .unwrap_or(Piece::new(Color::Black, mover.kind()));
+    marks::settle_captures(rules, &setup, origin, enemy, &mut all);
     let extra = marks::capture_only_marks(rules, &setup, origin, enemy, &all);
     all.extend(extra);
     let g = rules.variant.geometry;

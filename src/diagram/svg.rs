@@ -78,9 +78,9 @@ pub fn board_size(g: Geometry) -> (f64, f64) {
     )
 }
 
-/// The board's squares, region shading and coordinates. `id_prefix`, when given,
-/// names each square's rectangle `PREFIX-SQ` with a `data-square` attribute (the
-/// page's script listens on them).
+/// The board's squares, region shading and coordinates. With `hoverable` each
+/// square's rectangle has a `data-square` attribute (the page's script listens on
+/// them).
 pub fn board(out: &mut String, g: Geometry, regions: &[Region], hoverable: bool) {
     for sq in g.squares() {
         let (cx, cy) = centre(g, sq);
@@ -100,17 +100,27 @@ pub fn board(out: &mut String, g: Geometry, regions: &[Region], hoverable: bool)
         );
     }
     for r in regions {
-        for &sq in &r.squares {
-            let (cx, cy) = centre(g, sq);
-            let _ = write!(
-                out,
-                r#"<rect x="{:.1}" y="{:.1}" width="{CELL}" height="{CELL}" fill="{}" fill-opacity="0.28" pointer-events="none"/>"#,
-                cx - CELL / 2.0,
-                cy - CELL / 2.0,
-                r.color
-            );
-        }
+        region(out, g, r);
     }
+    coordinates(out, g);
+}
+
+/// A region's shading.
+pub fn region(out: &mut String, g: Geometry, r: &Region) {
+    for &sq in &r.squares {
+        let (cx, cy) = centre(g, sq);
+        let _ = write!(
+            out,
+            r#"<rect x="{:.1}" y="{:.1}" width="{CELL}" height="{CELL}" fill="{}" fill-opacity="0.28" pointer-events="none"/>"#,
+            cx - CELL / 2.0,
+            cy - CELL / 2.0,
+            r.color
+        );
+    }
+}
+
+/// File letters below the board, rank numbers left of it.
+fn coordinates(out: &mut String, g: Geometry) {
     let font = r#"font-family="sans-serif" font-size="12" fill="dimgray" text-anchor="middle""#;
     for f in 0..g.files {
         let x = MARGIN + (f as f64 + 0.5) * CELL;
@@ -336,6 +346,7 @@ pub fn kind_sample(k: Kind) -> String {
             kinds,
             is_target: false,
             text: None,
+            unsettled: false,
         },
     );
     out.push_str("</svg>");
