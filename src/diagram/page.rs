@@ -271,8 +271,8 @@ fn diagram_data(rules: &Arc<Ruleset>, spec: &DiagramSpec, out: &mut String, mask
     let potential = marks::capture_only_marks(rules, &setup, spec.origin, enemy, &base);
     base.extend(potential);
     let title = format!(
-        "{} {} on {}: {}",
-        format!("{:?}", spec.color),
+        "{:?} {} on {}: {}",
+        spec.color,
         piece_name(v, spec.kind),
         g.name(spec.origin, RankNumbering::FromOne),
         v.pieces[spec.kind as usize].betza
