@@ -507,8 +507,8 @@ fn hands(out: &mut String, rules: &Ruleset, start: &Setup) {
     }
 }
 
-/// The board of the move diagram: squares the script listens on, a group for the
-/// marks and one for the pieces, both filled by the script.
+/// The board of the move diagram: squares the script listens on, and groups for the
+/// enemy piece, the marks and the moving piece, filled by the script.
 fn diagram_board(out: &mut String, g: Geometry) {
     let (w, h) = svg::board_size(g);
     let _ = write!(
@@ -516,7 +516,9 @@ fn diagram_board(out: &mut String, g: Geometry) {
         "<svg id=\"diagram\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\">"
     );
     svg::board(out, g, &[], true);
-    out.push_str("<g id=\"dmarks\"></g><g id=\"dpieces\"></g></svg>");
+    // The enemy under the marks (a promotion's + sits on its disc's edge), the
+    // moving piece over them (a move that ends where it began rings it).
+    out.push_str("<g id=\"dpieces\"></g><g id=\"dmarks\"></g><g id=\"dorigin\"></g></svg>");
 }
 
 /// The legend of the pieces: letter, name, XBetza, royal, promotions.
@@ -614,10 +616,8 @@ function draw(enemy){
     const [x,y]=xy(s);
     m+=`<g transform="translate(${x-OX},${y-OY})">${SHAPES[mask]}</g>`;
   }
-  let p="";
-  if(enemy!==null&&enemy!==d.o)p+=disc(enemy,d.e,d.c!==0);
-  p+=disc(d.o,d.l,d.c===0);
-  document.getElementById("dpieces").innerHTML=p;
+  document.getElementById("dpieces").innerHTML=(enemy!==null&&enemy!==d.o)?disc(enemy,d.e,d.c!==0):"";
+  document.getElementById("dorigin").innerHTML=disc(d.o,d.l,d.c===0);
   document.getElementById("dmarks").innerHTML=m;
   document.getElementById("dtitle").textContent=d.t+(enemy!==null&&enemy!==d.o?` (enemy on ${NAMES[enemy]})`:"");
 }

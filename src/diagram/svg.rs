@@ -282,9 +282,9 @@ pub fn mark(out: &mut String, g: Geometry, origin: Square, m: &Mark) {
     if has(Kind::Promotion) {
         let _ = write!(
             out,
-            r#"<text x="{:.1}" y="{:.1}" font-family="sans-serif" font-weight="bold" font-size="16" fill="{}" text-anchor="middle">+</text>"#,
-            cx + CELL * 0.32,
-            cy - CELL * 0.18,
+            r#"<text x="{:.1}" y="{:.1}" font-family="sans-serif" font-weight="bold" font-size="19" fill="{}" stroke="white" stroke-width="3" paint-order="stroke" text-anchor="middle">+</text>"#,
+            cx + CELL * 0.36,
+            cy - CELL * 0.16,
             kind_color(Kind::Promotion)
         );
     }
