@@ -14,7 +14,7 @@ use super::rules_text::{piece_name, rules_in_words};
 use super::svg::{self, CELL, Drawn, esc};
 use crate::board::fen::{self, Setup};
 use crate::board::{Position, Ruleset, StepKind};
-use crate::types::{Color, Geometry, Piece, PieceType, RankNumbering, Square, SquareSet};
+use crate::types::{Color, Geometry, MoveKind, Piece, PieceType, RankNumbering, Square, SquareSet};
 use std::fmt::Write;
 use std::sync::Arc;
 
@@ -235,17 +235,14 @@ fn home_square(rules: &Ruleset, color: Color, t: PieceType) -> Square {
     }
 }
 
-/// The enemy piece put on the board to show conditional moves: a non-royal type
-/// (the mover's own if it is not royal).
+/// The enemy piece put on the board to show conditional moves: the first non-royal
+/// type other than the mover's (a janggi cannon may not hop over a cannon), else
+/// the mover's own.
 fn enemy_of(rules: &Ruleset, color: Color, kind: PieceType) -> Piece {
     let v = &rules.variant;
-    let t = if !v.pieces[kind as usize].royal {
-        kind
-    } else {
-        (0..v.num_types())
-            .find(|&t| !v.pieces[t].royal)
-            .map_or(kind, |t| t as PieceType)
-    };
+    let t = (0..v.num_types())
+        .find(|&t| t != kind as usize && !v.pieces[t].royal)
+        .map_or(kind, |t| t as PieceType);
     Piece::new(!color, t)
 }
 
@@ -255,12 +252,17 @@ fn diagram_data(rules: &Arc<Ruleset>, spec: &DiagramSpec, out: &mut String, mask
     let v = &rules.variant;
     let g = v.geometry;
     let mover = Piece::new(spec.color, spec.kind);
+    // A variant whose players may pass (janggi) has its pass generated as a move of
+    // some piece: it is the rules', not this piece's, and the rules' text says it.
+    let side = spec.color as usize;
+    let variant_passes = v.pass[side] || v.pass_on_stalemate[side];
     let mut setup = Setup::new(spec.color);
     setup.board.push((spec.origin, mover, 0));
     let marks_with = |setup: &Setup| {
         let pos = Position::from_setup_unchecked(rules, setup);
         let moves: Vec<_> = marks::moves_from(rules, &pos, spec.origin)
             .into_iter()
+            .filter(|m| m.kind() != MoveKind::Pass || !variant_passes)
             .map(|m| (m, None))
             .collect();
         marks::marks_of(rules, &pos, spec.origin, &moves)

@@ -33,7 +33,7 @@ fn verdict(value: GameValue) -> &'static str {
     match value {
         GameValue::Win => "wins",
         GameValue::Loss => "loses",
-        GameValue::Draw => "draws",
+        GameValue::Draw => "draws (the game is drawn)",
         GameValue::None => "plays on",
     }
 }
@@ -185,10 +185,11 @@ pub fn rules_in_words(v: &Variant) -> Vec<(&'static str, Vec<String>)> {
                 v.drop_no_doubled_count.max(1)
             ));
         }
-        if !v.first_rank_pawn_drops || !v.promotion_zone_pawn_drops {
-            drops.push(
-                "Pawns may not be dropped where they could never move (the last ranks, or the promotion zone).".to_string(),
-            );
+        if !v.first_rank_pawn_drops {
+            drops.push("Pawns may not be dropped on a player's own first rank.".to_string());
+        }
+        if !v.promotion_zone_pawn_drops {
+            drops.push("Pawns may not be dropped in the promotion zone.".to_string());
         }
         if v.shogi_pawn_drop_mate_illegal {
             drops.push("A pawn drop may not give checkmate.".to_string());
@@ -308,9 +309,12 @@ pub fn rules_in_words(v: &Variant) -> Vec<(&'static str, Vec<String>)> {
     }
     if v.n_fold_rule > 0 && v.n_fold_value != GameValue::None {
         end.push(format!(
-            "The same position {} times: the player to move {}{}.",
+            "The same position {} times: {}{}.",
             v.n_fold_rule,
-            verdict(v.n_fold_value),
+            match v.n_fold_value {
+                GameValue::Draw => "a draw".to_string(),
+                value => format!("the player to move {}", verdict(value)),
+            },
             if v.perpetual_check_illegal {
                 " (a player giving perpetual check loses)"
             } else {
@@ -322,9 +326,15 @@ pub fn rules_in_words(v: &Variant) -> Vec<(&'static str, Vec<String>)> {
         end.push("Moving one piece back and forth four times in a row loses.".to_string());
     }
     if v.n_move_rule > 0 {
+        let resetting = v.n_move_rule_types[0];
         end.push(format!(
-            "{} moves by each player without a capture or a pawn move: a draw.",
-            v.n_move_rule
+            "{} moves by each player without a capture{}: a draw.",
+            v.n_move_rule,
+            if resetting == 0 {
+                String::new()
+            } else {
+                format!(" or a move of a {}", type_names(v, resetting))
+            }
         ));
     }
     if v.counting_rule != CountingRule::None {
