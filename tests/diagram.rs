@@ -289,3 +289,22 @@ fn the_commands_write_the_files_or_say_what_is_wrong() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad square 'z9'"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pages_say_the_rules_and_show_the_regions() {
+    let set = VariantSet::builtin(check_variant);
+    let page_of = |name: &str| page::variant_page(&Ruleset::new(set.get(name).expect(name)));
+    let chess = page_of("chess");
+    assert!(chess.contains("player who is checkmated loses"));
+    assert!(chess.contains("White&#39;s promotion zone"));
+    let shogi = page_of("shogi");
+    assert!(shogi.contains("may drop a piece from hand"));
+    assert!(shogi.contains("A pawn drop may not give checkmate."));
+    assert!(shogi.contains("White's hand: empty"));
+    let xiangqi = page_of("xiangqi");
+    assert!(xiangqi.contains("flying general"));
+    assert!(xiangqi.contains("where White&#39;s king (K) may stand"));
+    assert!(page_of("3check").contains("number of checks"));
+    assert!(page_of("antichess").contains("A player who has lost all of their pieces"));
+    assert!(page_of("atomic").contains("A capture explodes"));
+}
