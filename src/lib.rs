@@ -14,6 +14,7 @@
 //! rules     game end: every rule that decides a game is over (results before a move,
 //!           mate and stalemate values, repetition, n-move rule, material counting)
 //! movegen   legal move lists (none once the game is over), notation, perft
+//! diagram   move diagrams (SVG) and variant pages (HTML) drawn from the compiled rules
 //! eval      evaluation driven by the variant's rules
 //! search    iterative deepening, Lazy SMP, transposition table, bench
 //! book      opening books
@@ -29,6 +30,7 @@
 pub mod board;
 pub mod book;
 pub mod cli;
+pub mod diagram;
 pub mod eval;
 pub mod movegen;
 pub mod protocol;

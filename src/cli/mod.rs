@@ -26,6 +26,7 @@ pub mod check;
 pub mod moves;
 pub mod perft;
 pub mod protocol_mode;
+pub mod show;
 pub mod tune;
 pub mod variants;
 
@@ -80,8 +81,11 @@ pub enum Command {
         action: BookAction,
     },
     /// Fit a variant's evaluation weights to labelled positions (Texel tuning) and
-    /// write them as a weights file; see src/eval/tune.rs and variants/weights/.
+    /// write them as a weights file; see src/eval/tune/ and variants/weights/.
     Tune(tune::TuneArgs),
+    /// Write a variant's page for designers: board, regions, pieces with their move
+    /// diagrams, the rules in words (one self-contained HTML file).
+    Show(show::ShowArgs),
     /// List the loaded variants.
     Variants {
         #[arg(long = "variants")]
@@ -102,6 +106,11 @@ pub struct Failed;
 
 /// What a driver returns.
 pub type Outcome = Result<(), Failed>;
+
+/// Write `text` to `file`, or fail naming the file.
+pub fn write_file(file: &std::path::Path, text: &str) -> Outcome {
+    std::fs::write(file, text).map_err(|e| fail(format!("cannot write {}: {e}", file.display())))
+}
 
 /// Print `error: MESSAGE` and fail.
 pub fn fail(message: impl std::fmt::Display) -> Failed {

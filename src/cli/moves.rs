@@ -1,10 +1,11 @@
 //! `menagerie moves`: one XBetza piece's moves on a scratch board, for variant
 //! designers.
 
-use super::{Outcome, fail};
+use super::{Outcome, fail, write_file};
 use crate::movegen::bench_piece::piece_targets;
 use crate::xbetza::Dialect;
 use clap::Args;
+use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct MovesArgs {
@@ -23,9 +24,12 @@ pub struct MovesArgs {
     /// Read the XBetza as Fairy-Stockfish does instead of as XBoard does.
     #[arg(long)]
     fairy_stockfish: bool,
+    /// Also write the move diagram as SVG to this file.
+    #[arg(long)]
+    svg: Option<PathBuf>,
 }
 
-/// The target squares on one line (`-` for none).
+/// The target squares on one line (`-` for none), and with `--svg` the diagram.
 pub fn run(args: MovesArgs) -> Outcome {
     let dialect = if args.fairy_stockfish {
         Dialect::FairyStockfish
@@ -40,6 +44,17 @@ pub fn run(args: MovesArgs) -> Outcome {
         dialect,
     )
     .map_err(fail)?;
+    if let Some(file) = &args.svg {
+        let svg = crate::diagram::piece_svg(
+            &args.board,
+            &args.square,
+            &args.betza,
+            &args.occupancy,
+            dialect,
+        )
+        .map_err(fail)?;
+        write_file(file, &svg)?;
+    }
     if targets.is_empty() {
         out!("-");
     } else {

@@ -3,7 +3,7 @@
 //! tests and by `menagerie moves` for variant designers.
 
 use crate::board::{Position, Ruleset, check_variant};
-use crate::types::{Color, MoveKind, MoveList, RankNumbering};
+use crate::types::{Color, Move, MoveKind, MoveList, RankNumbering, Square};
 use crate::variant::VariantSet;
 use crate::xbetza::Dialect;
 
@@ -17,6 +17,37 @@ pub fn piece_targets(
     occupancy: &str,
     dialect: Dialect,
 ) -> Result<Vec<String>, String> {
+    let bench = bench_moves(board, square, betza, occupancy, dialect)?;
+    let mut out: Vec<String> = Vec::new();
+    for (_, text) in bench.moves {
+        if !out.contains(&text) {
+            out.push(text);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The scratch board of [`piece_targets`] and the piece's pseudo-legal moves on it,
+/// each with the text `piece_targets` writes for it (several moves may share a text:
+/// promotions to different pieces). Move diagrams (`crate::diagram`) draw these, so
+/// that a picture shows exactly the squares the text lists.
+pub struct Bench {
+    pub rules: std::sync::Arc<Ruleset>,
+    pub position: Position,
+    /// The piece's square.
+    pub origin: Square,
+    pub moves: Vec<(Move, String)>,
+}
+
+/// [`piece_targets`]' board, position and moves, unsorted and with duplicates.
+pub fn bench_moves(
+    board: &str,
+    square: &str,
+    betza: &str,
+    occupancy: &str,
+    dialect: Dialect,
+) -> Result<Bench, String> {
     let (w, h) = board
         .split_once('x')
         .and_then(|(a, b)| Some((a.trim().parse::<u8>().ok()?, b.trim().parse::<u8>().ok()?)))
@@ -133,7 +164,7 @@ pub fn piece_targets(
     let mut list = MoveList::new();
     rules.generate_pseudo(&pos, &mut list);
     let name = |s| geometry.name(s, RankNumbering::FromOne);
-    let mut out = Vec::new();
+    let mut moves = Vec::new();
     for &m in list.iter() {
         if m.from() != origin || m.is_drop() {
             continue;
@@ -175,10 +206,12 @@ pub fn piece_targets(
                 }
             }
         };
-        if !out.contains(&text) {
-            out.push(text);
-        }
+        moves.push((m, text));
     }
-    out.sort();
-    Ok(out)
+    Ok(Bench {
+        rules,
+        position: pos,
+        origin,
+        moves,
+    })
 }
