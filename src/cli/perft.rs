@@ -17,7 +17,8 @@ pub struct PerftArgs {
     variant: String,
     #[arg(long)]
     fen: Option<String>,
-    /// Moves played from that position first (space or comma separated).
+    /// Moves played from that position first, separated by spaces (a comma joins the
+    /// legs of one multi-leg move).
     #[arg(long)]
     moves: Option<String>,
     /// Extra variant files (loaded after the built-in ones).
