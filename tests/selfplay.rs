@@ -96,7 +96,7 @@ fn check_positions(variant: &str, text: &str) -> usize {
 #[test]
 fn tiny_runs_write_every_game_and_readable_quiet_positions() {
     let dir = scratch("tiny");
-    for variant in ["chess", "crazyhouse", "minishogi"] {
+    for variant in ["chess", "crazyhouse", "minishogi", "fischerandom"] {
         let out = dir.join(format!("{variant}.txt"));
         let o = selfplay(variant, 2, 2, &out);
         assert!(o.status.success(), "{variant}: {}", stderr(&o));

@@ -15,15 +15,22 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// The data file has one kept position a line, `FEN;SCORE;RESULT;BESTMOVE` as
-/// `menagerie tune` reads it: SCORE the search's score for the side to move in
-/// centipawns (mates as ±2000, the clamp), RESULT the game's result for White (1,
-/// 0.5, 0), BESTMOVE the move played. `#` lines are comments: a header naming the
-/// arguments, and after each game `# game I result R plies P positions N end E`.
-/// Run again with the same arguments (more --games if wanted) and the same --out to
-/// continue after the last complete game. See docs/selfplay.md.
+/// The file format, shown after the options in `--help`.
+const FORMAT_HELP: &str = "\
+The file: one kept position a line, FEN;SCORE;RESULT;BESTMOVE, the lines `menagerie tune`
+reads. SCORE: the search's score for the side to move in centipawns, clamped to +-2000 (a
+mate is +-2000); RESULT: the game's result for White (1, 0.5, 0); BESTMOVE: the move played
+(coordinate notation, ranks from 1). Kept: positions after the random opening where the
+side to move is not in check and the move played captures nothing. Lines starting with #
+are comments: a header naming the arguments, and after each game
+`# game I result R plies P positions N end rules|adjudicated|plies`.
+
+Game I depends only on the seed, I and the arguments, not on --threads. Run the same
+command again (more --games if wanted) to continue after the last complete game: the
+result is the file an uninterrupted run writes. See docs/selfplay.md.";
+
 #[derive(Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_help = FORMAT_HELP)]
 pub struct SelfplayArgs {
     /// The variant to play.
     #[arg(long)]

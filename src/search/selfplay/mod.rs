@@ -19,7 +19,7 @@ pub use game_end::game_value;
 pub use run::generate;
 
 use super::{Callback, Limits, Score, Searcher};
-use crate::board::{Position, Ruleset};
+use crate::board::{Position, Ruleset, shuffled_start_fen};
 use crate::movegen::notation;
 use crate::types::{Color, Move, MoveKind, MoveList, RankNumbering, SplitMix64, absorb, mix64};
 use crate::variant::GameValue;
@@ -185,10 +185,23 @@ impl Adjudicator {
     }
 }
 
-/// Play game `index` from the variant's start position.
+/// The variant's start position; for a chess960 variant a shuffled back rank drawn
+/// by the game's generator (as a CECP `new` shuffles), so that games differ there too.
+fn start_position(rules: &Arc<Ruleset>, rng: &mut SplitMix64) -> Position {
+    if rules.variant.chess960
+        && let Some(fen) = shuffled_start_fen(rules, rng.next_u64())
+        && let Ok(pos) = Position::from_fen(rules, &fen)
+    {
+        return pos;
+    }
+    Position::start(rules)
+}
+
+/// Play game `index` from the variant's start position (shuffled in chess960
+/// variants).
 pub fn play_game(rules: &Arc<Ruleset>, opts: &Options, index: u64) -> Game {
-    let mut pos = Position::start(rules);
     let mut rng = game_rng(opts.seed, index);
+    let mut pos = start_position(rules, &mut rng);
     let mut searcher = Searcher::new();
     let quiet: Callback = Arc::new(|_| {});
     let mut adjudicator = Adjudicator::default();
@@ -295,6 +308,24 @@ mod tests {
         // Off: never.
         let mut off = Adjudicator::default();
         assert!((0..20).all(|_| off.record(MAX_SCORE_CP, 0).is_none()));
+    }
+
+    #[test]
+    fn chess960_games_start_from_shuffled_back_ranks() {
+        let rules = crate::board::builtin_rules("fischerandom");
+        let starts: std::collections::HashSet<String> = (0..8)
+            .map(|i| start_position(&rules, &mut game_rng(1, i)).fen())
+            .collect();
+        assert!(starts.len() > 1, "{starts:?}");
+        assert_eq!(
+            start_position(&rules, &mut game_rng(1, 3)).fen(),
+            start_position(&rules, &mut game_rng(1, 3)).fen()
+        );
+        let chess = crate::board::builtin_rules("chess");
+        assert_eq!(
+            start_position(&chess, &mut game_rng(1, 3)).fen(),
+            Position::start(&chess).fen()
+        );
     }
 
     #[test]
