@@ -32,3 +32,33 @@ pub fn game_value(pos: &mut Position) -> Option<GameValue> {
         value => value,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::builtin_rules;
+
+    fn value(variant: &str, fen: &str) -> Option<GameValue> {
+        let rules = builtin_rules(variant);
+        let mut pos = Position::from_fen(&rules, fen).expect("a FEN");
+        game_value(&mut pos)
+    }
+
+    #[test]
+    fn games_end_as_the_rules_say() {
+        let chess = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(value("chess", chess), None);
+        // Fool's mate: White is mated.
+        let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+        assert_eq!(value("chess", mated), Some(GameValue::Loss));
+        let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+        assert_eq!(value("chess", stalemate), Some(GameValue::Draw));
+        let bare = "8/8/4k3/8/8/3K4/8/8 w - - 0 1";
+        assert_eq!(value("chess", bare), Some(GameValue::Draw));
+        let fifty = "8/8/4k3/8/8/3K4/8/R7 w - - 100 80";
+        assert_eq!(value("chess", fifty), Some(GameValue::Draw));
+        // Atomic: White's king is gone, White has lost before moving.
+        let exploded = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1";
+        assert_eq!(value("atomic", exploded), Some(GameValue::Loss));
+    }
+}
