@@ -16,12 +16,12 @@
 //! movegen   legal move lists (none once the game is over), notation, perft
 //! diagram   move diagrams (SVG) and variant pages (HTML) drawn from the compiled rules
 //! eval      evaluation driven by the variant's rules
-//! search    iterative deepening, Lazy SMP, transposition table, bench
+//! search    iterative deepening, Lazy SMP, transposition table, bench, self-play games
 //! book      opening books
 //! protocol  XBoard/WinBoard (CECP) and UCI sessions over one engine controller; the
 //!           engine's options, described once and worded by each protocol
 //! cli       the `menagerie` command's subcommands (perft, check, moves, bench, book,
-//!           tune, variants, protocol mode), the one loader of variant files and the
+//!           tune, selfplay, variants, protocol mode), the one loader of variant files and the
 //!           one output path that a closed pipe ends quietly
 //! ```
 //!

@@ -26,6 +26,7 @@ pub mod check;
 pub mod moves;
 pub mod perft;
 pub mod protocol_mode;
+pub mod selfplay;
 pub mod show;
 pub mod tune;
 pub mod variants;
@@ -83,6 +84,10 @@ pub enum Command {
     /// Fit a variant's evaluation weights to labelled positions (Texel tuning) and
     /// write them as a weights file; see src/eval/tune/ and variants/weights/.
     Tune(tune::TuneArgs),
+    /// Training data from self-play: the engine plays itself (seeded random openings,
+    /// a fixed node budget a move) and writes quiet positions with their search
+    /// scores and game results, the lines `tune` reads; resumable. See docs/selfplay.md.
+    Selfplay(selfplay::SelfplayArgs),
     /// Write a variant's page for designers: board, regions, pieces with their move
     /// diagrams, the rules in words (one self-contained HTML file).
     Show(show::ShowArgs),

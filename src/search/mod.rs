@@ -15,6 +15,7 @@ mod params;
 mod qsearch;
 mod root;
 mod score;
+pub mod selfplay;
 mod shared;
 pub mod skill;
 mod thread;
