@@ -13,6 +13,9 @@ fn src_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
+/// A source file: its `src/..` name, its module path below the crate, its text.
+type SourceFile = (String, Vec<String>, String);
+
 /// The layer list of lib.rs (lowest first): the first word of each line of the
 /// ```text block of its doc comment; indented lines continue the line before.
 fn layers(lib: &str) -> Vec<String> {
@@ -313,7 +316,7 @@ fn rust_files(dir: &Path, path: &[String], out: &mut Vec<(PathBuf, Vec<String>)>
 }
 
 /// Imports that reach a later layer, as `file:line: module uses later-layer`.
-fn violations(order: &[String], files: &[(String, Vec<String>, String)]) -> Vec<String> {
+fn violations(order: &[String], files: &[SourceFile]) -> Vec<String> {
     let rank = |m: &str| order.iter().position(|x| x == m);
     let mut bad = Vec::new();
     for (file, module_path, text) in files {
@@ -346,7 +349,7 @@ fn nested(a: &[String], b: &[String]) -> bool {
 /// The import edges between peer modules (files that are neither parent nor
 /// child of each other), as (from, to, `file:line`), each edge once. A path
 /// names the file of its longest prefix that is a module of `files`.
-fn peer_edges(files: &[(String, Vec<String>, String)]) -> Vec<(String, String, String)> {
+fn peer_edges(files: &[SourceFile]) -> Vec<(String, String, String)> {
     let modules: Vec<&Vec<String>> = files.iter().map(|(_, m, _)| m).collect();
     let mut edges: Vec<(String, String, String)> = Vec::new();
     for (file, module_path, text) in files {
@@ -371,7 +374,7 @@ fn peer_edges(files: &[(String, Vec<String>, String)]) -> Vec<(String, String, S
 
 /// The import cycles between modules, one line per cycle: its members in the
 /// order of the cycle and the import that makes each step.
-fn cycles(files: &[(String, Vec<String>, String)]) -> Vec<String> {
+fn cycles(files: &[SourceFile]) -> Vec<String> {
     let edges = peer_edges(files);
     let mut names: Vec<&String> = edges.iter().flat_map(|(f, t, _)| [f, t]).collect();
     names.sort();
@@ -427,9 +430,6 @@ fn cycles(files: &[(String, Vec<String>, String)]) -> Vec<String> {
     }
     found
 }
-
-/// A source file: its `src/..` name, its module path below the crate, its text.
-type SourceFile = (String, Vec<String>, String);
 
 /// Every library source file under a layer of lib.rs, as (`src/..` name, module
 /// path, text), and the layer list.
