@@ -177,3 +177,39 @@ fn variant_file_errors_read_the_same_everywhere() {
     assert!(stdout(&o).ends_with("Nodes searched: 400\n"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `check` refuses a variant whose start position `perft --fen` refuses, for the
+/// same reason, at the line that sets it; a start where the game is over loads, and
+/// the sections beside the bad one load too.
+#[test]
+fn check_refuses_a_start_position_that_fen_refuses() {
+    let illegal = "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1";
+    let o = menagerie(&["perft", "1", "--fen", illegal]);
+    assert_eq!(
+        stderr(&o),
+        "error: illegal position: the side that is not to move is in check\n"
+    );
+    let dir = std::env::temp_dir().join(format!("menagerie-start-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("starts.ini");
+    std::fs::write(
+        &file,
+        format!(
+            "[fine:chess]\n\n[checked:chess]\nstartFen = {illegal}\n\n\
+             [mated:chess]\nstartFen = 4k3/8/8/8/8/8/5PPP/r5K1 w - - 0 1\n"
+        ),
+    )
+    .expect("write ini");
+    let path = file.to_str().expect("UTF-8 temp path");
+    let o = menagerie(&["check", path]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "ok fine 8x8 6 pieces\n\
+             ok mated 8x8 6 pieces\n\
+             error {path}:4: [checked] startFen = {illegal}: the side that is not to move is in check\n"
+        )
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

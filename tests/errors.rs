@@ -260,6 +260,23 @@ fn unplayable_positions_are_errors() {
     );
 }
 
+/// The loader takes the built-in variants' start positions on trust (setting up
+/// every variant's rules at each run would be slow): each one passes the checks a
+/// user's file gets, those of `--fen`.
+#[test]
+fn every_builtin_start_position_passes_the_fen_checks() {
+    let set = VariantSet::builtin(check_variant);
+    let mut checked = 0;
+    for name in set.names() {
+        let v = set.get(name).expect("listed");
+        if let Err(e) = fen::check_start_position(&v) {
+            panic!("{name}: start position {}: {e}", v.start_fen);
+        }
+        checked += 1;
+    }
+    assert!(checked > 50, "only {checked} built-in variants");
+}
+
 #[test]
 fn random_fens_and_moves_never_panic() {
     let set = VariantSet::builtin(check_variant);

@@ -3,13 +3,18 @@
 //! source file of the library, and names each import that reaches a later layer
 //! (`crate::X`, `crate::{X, ..}`, or `super::` climbing out of the module to `X`).
 //! Every source file belongs to a listed layer (none escapes the check), and the
-//! binary, main.rs, reaches the library only through its top layer.
+//! binary, main.rs, reaches the library only through its top layer. Below the
+//! layers, the modules at file level form no import cycle: a cycle names its
+//! members and the imports that close it.
 
 use std::path::{Path, PathBuf};
 
 fn src_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
+
+/// A source file: its `src/..` name, its module path below the crate, its text.
+type SourceFile = (String, Vec<String>, String);
 
 /// The layer list of lib.rs (lowest first): the first word of each line of the
 /// ```text block of its doc comment; indented lines continue the line before.
@@ -144,45 +149,73 @@ fn ident_at(code: &[char], mut i: usize) -> (String, usize) {
     (code[start..i].iter().collect(), i)
 }
 
-/// The first path segments inside a `{...}` import group starting at `open`.
-fn group_heads(code: &[char], open: usize) -> Vec<String> {
-    let mut heads = Vec::new();
-    let mut depth = 0;
-    let mut expect_head = true;
-    let mut i = open;
-    while i < code.len() {
-        match code[i] {
-            '{' => {
-                depth += 1;
-                expect_head = depth == 1;
-                i += 1;
-            }
-            '}' => {
-                depth -= 1;
-                i += 1;
-                if depth == 0 {
-                    break;
-                }
-            }
-            ',' => {
-                expect_head = depth == 1;
-                i += 1;
-            }
-            ch if expect_head && (ch.is_alphanumeric() || ch == '_') => {
-                let (name, next) = ident_at(code, i);
-                heads.push(name);
-                expect_head = false;
-                i = next;
-            }
-            _ => i += 1,
-        }
+/// The index of the first non-space character at or after `i`.
+fn skip_space(code: &[char], mut i: usize) -> usize {
+    while i < code.len() && code[i].is_whitespace() {
+        i += 1;
     }
-    heads
+    i
 }
 
-/// The top-level modules a file's code refers to, with line numbers. `module_path`
-/// is the file's module path below the crate (`["search", "worker"]`).
-fn references(code: &str, module_path: &[String]) -> Vec<(String, usize)> {
+/// The paths of a use tree starting at `i` (`a::b`, `a::{b, c::{d, e}}`, `a::*`),
+/// each as its segments, and where the tree ends. `self` in a group names the
+/// group's prefix; `*` and `as` aliases add nothing.
+fn use_tree(code: &[char], mut i: usize) -> (Vec<Vec<String>>, usize) {
+    let mut prefix = Vec::new();
+    loop {
+        i = skip_space(code, i);
+        if code.get(i) == Some(&'{') {
+            let mut paths = Vec::new();
+            i += 1;
+            loop {
+                i = skip_space(code, i);
+                match code.get(i) {
+                    None => break,
+                    Some('}') => {
+                        i += 1;
+                        break;
+                    }
+                    Some(',') => {
+                        i += 1;
+                        continue;
+                    }
+                    _ => {}
+                }
+                let (subs, next) = use_tree(code, i);
+                for sub in subs {
+                    let mut path = prefix.clone();
+                    path.extend(sub.into_iter().filter(|s| s != "self"));
+                    paths.push(path);
+                }
+                // Past an `as` alias to the item's end.
+                i = next.max(i + 1);
+                while i < code.len() && code[i] != ',' && code[i] != '}' {
+                    i += 1;
+                }
+            }
+            return (paths, i);
+        }
+        let (name, next) = ident_at(code, i);
+        if name.is_empty() {
+            break;
+        }
+        prefix.push(name);
+        i = skip_space(code, next);
+        if code.get(i) == Some(&':') && code.get(i + 1) == Some(&':') {
+            i += 2;
+        } else {
+            break;
+        }
+    }
+    (vec![prefix], i)
+}
+
+/// The paths a file's code refers to through `crate::` or `super::`, each as its
+/// segments from the crate root, with line numbers. `module_path` is the file's
+/// module path below the crate (`["search", "worker"]`). Paths that stay inside the
+/// file (`super::` out of an inline `mod tests { .. }`) come out as the file's own
+/// module path.
+fn imports(code: &str, module_path: &[String]) -> Vec<(Vec<String>, usize)> {
     let c: Vec<char> = code.chars().collect();
     let mut found = Vec::new();
     // Inline modules (`mod tests { .. }`) open inside the file: (name, brace depth).
@@ -211,23 +244,14 @@ fn references(code: &str, module_path: &[String]) -> Vec<(String, usize)> {
         }
         if starts_path(i, "mod ") {
             let (name, next) = ident_at(&c, i + 4);
-            let mut j = next;
-            while j < c.len() && c[j].is_whitespace() {
-                j += 1;
-            }
+            let j = skip_space(&c, next);
             if c.get(j) == Some(&'{') {
                 inline.push((name, depth + 1));
             }
         }
         if starts_path(i, "crate::") {
-            let j = i + "crate::".len();
-            if c.get(j) == Some(&'{') {
-                for h in group_heads(&c, j) {
-                    found.push((h, line));
-                }
-            } else {
-                found.push((ident_at(&c, j).0, line));
-            }
+            let (paths, _) = use_tree(&c, i + "crate::".len());
+            found.extend(paths.into_iter().map(|p| (p, line)));
         } else if starts_path(i, "super::") {
             let mut j = i;
             let mut ups = 0;
@@ -235,22 +259,32 @@ fn references(code: &str, module_path: &[String]) -> Vec<(String, usize)> {
                 ups += 1;
                 j += 7;
             }
-            let here = module_path.len() + inline.len();
-            if ups >= here {
-                // Climbed to the crate root: the next segment names a top-level module.
-                if c.get(j) == Some(&'{') {
-                    for h in group_heads(&c, j) {
-                        found.push((h, line));
-                    }
-                } else {
-                    found.push((ident_at(&c, j).0, line));
-                }
+            // The module `super::` starts from: the file's, or an inline one inside it.
+            let mut here: Vec<String> = module_path.to_vec();
+            here.extend(inline.iter().map(|(name, _)| name.clone()));
+            let base = &here[..here.len().saturating_sub(ups)];
+            let (paths, _) = use_tree(&c, j);
+            for p in paths {
+                let mut full = base.to_vec();
+                full.extend(p);
+                found.push((full, line));
             }
             i = j;
             continue;
         }
         i += 1;
     }
+    found
+}
+
+/// The top-level modules a file's code refers to, with line numbers, once per line
+/// and module.
+fn references(code: &str, module_path: &[String]) -> Vec<(String, usize)> {
+    let mut found: Vec<(String, usize)> = imports(code, module_path)
+        .into_iter()
+        .filter_map(|(p, line)| p.first().map(|top| (top.clone(), line)))
+        .collect();
+    found.dedup();
     found
 }
 
@@ -282,7 +316,7 @@ fn rust_files(dir: &Path, path: &[String], out: &mut Vec<(PathBuf, Vec<String>)>
 }
 
 /// Imports that reach a later layer, as `file:line: module uses later-layer`.
-fn violations(order: &[String], files: &[(String, Vec<String>, String)]) -> Vec<String> {
+fn violations(order: &[String], files: &[SourceFile]) -> Vec<String> {
     let rank = |m: &str| order.iter().position(|x| x == m);
     let mut bad = Vec::new();
     for (file, module_path, text) in files {
@@ -301,6 +335,129 @@ fn violations(order: &[String], files: &[(String, Vec<String>, String)]) -> Vec<
     bad
 }
 
+/// A module as its path below the crate, written `eval::cache`.
+fn module_name(path: &[String]) -> String {
+    path.join("::")
+}
+
+/// Whether one module lies inside the other (or is it): a parent's or child's
+/// import is how modules are built, not a dependency between peers.
+fn nested(a: &[String], b: &[String]) -> bool {
+    a.starts_with(b) || b.starts_with(a)
+}
+
+/// The import edges between peer modules (files that are neither parent nor
+/// child of each other), as (from, to, `file:line`), each edge once. A path
+/// names the file of its longest prefix that is a module of `files`.
+fn peer_edges(files: &[SourceFile]) -> Vec<(String, String, String)> {
+    let modules: Vec<&Vec<String>> = files.iter().map(|(_, m, _)| m).collect();
+    let mut edges: Vec<(String, String, String)> = Vec::new();
+    for (file, module_path, text) in files {
+        for (path, line) in imports(&code_only(text), module_path) {
+            let Some(target) = (1..=path.len())
+                .rev()
+                .find_map(|n| modules.iter().find(|m| m[..] == path[..n]))
+            else {
+                continue;
+            };
+            if nested(module_path, target) {
+                continue;
+            }
+            let (from, to) = (module_name(module_path), module_name(target));
+            if !edges.iter().any(|(f, t, _)| *f == from && *t == to) {
+                edges.push((from, to, format!("{file}:{line}")));
+            }
+        }
+    }
+    edges
+}
+
+/// The import cycles between modules, one line per cycle: its members in the
+/// order of the cycle and the import that makes each step.
+fn cycles(files: &[SourceFile]) -> Vec<String> {
+    let edges = peer_edges(files);
+    let mut names: Vec<&String> = edges.iter().flat_map(|(f, t, _)| [f, t]).collect();
+    names.sort();
+    names.dedup();
+    let mut found: Vec<String> = Vec::new();
+    let mut seen: Vec<Vec<String>> = Vec::new();
+    for start in &names {
+        // The shortest way back to `start` (breadth first), if any.
+        let mut came_from: Vec<(String, usize)> = vec![((*start).clone(), usize::MAX)];
+        let mut at = 0;
+        let mut closing = None;
+        while at < came_from.len() && closing.is_none() {
+            let here = came_from[at].0.clone();
+            for (_, to, _) in edges.iter().filter(|(f, _, _)| *f == here) {
+                if to == *start {
+                    closing = Some(at);
+                    break;
+                }
+                if !came_from.iter().any(|(m, _)| m == to) {
+                    came_from.push((to.clone(), at));
+                }
+            }
+            at += 1;
+        }
+        let Some(mut k) = closing else {
+            continue;
+        };
+        let mut members = Vec::new();
+        while k != usize::MAX {
+            members.push(came_from[k].0.clone());
+            k = came_from[k].1;
+        }
+        members.reverse();
+        let mut key = members.clone();
+        key.sort();
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        let steps: Vec<String> = (0..members.len())
+            .map(|n| {
+                let (from, to) = (&members[n], &members[(n + 1) % members.len()]);
+                let place = edges
+                    .iter()
+                    .find(|(f, t, _)| f == from && t == to)
+                    .map_or("", |(_, _, p)| p.as_str());
+                format!("{place}: {from} uses {to}")
+            })
+            .collect();
+        let mut ring = members.clone();
+        ring.push(members[0].clone());
+        found.push(format!("{} ({})", ring.join(" -> "), steps.join("; ")));
+    }
+    found
+}
+
+/// Every library source file under a layer of lib.rs, as (`src/..` name, module
+/// path, text), and the layer list.
+fn library_files() -> (Vec<String>, Vec<SourceFile>) {
+    let src = src_dir();
+    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
+    let order = layers(&lib);
+    let mut files = Vec::new();
+    for m in &order {
+        let dir = src.join(m);
+        if dir.is_dir() {
+            rust_files(&dir, std::slice::from_ref(m), &mut files);
+        } else {
+            files.push((src.join(format!("{m}.rs")), vec![m.clone()]));
+        }
+    }
+    let files: Vec<SourceFile> = files
+        .into_iter()
+        .map(|(p, m)| {
+            let text = std::fs::read_to_string(&p).expect("readable source");
+            let name = p.strip_prefix(&src).unwrap_or(&p).display().to_string();
+            (format!("src/{name}"), m, text)
+        })
+        .collect();
+    assert!(files.len() > 20, "found only {} source files", files.len());
+    (order, files)
+}
+
 #[test]
 fn lib_lists_every_module_once() {
     let lib = std::fs::read_to_string(src_dir().join("lib.rs")).expect("lib.rs");
@@ -317,32 +474,26 @@ fn lib_lists_every_module_once() {
 
 #[test]
 fn no_module_uses_a_later_layer() {
-    let src = src_dir();
-    let lib = std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
-    let order = layers(&lib);
-    let mut files = Vec::new();
-    for m in &order {
-        let dir = src.join(m);
-        if dir.is_dir() {
-            rust_files(&dir, std::slice::from_ref(m), &mut files);
-        } else {
-            files.push((src.join(format!("{m}.rs")), vec![m.clone()]));
-        }
-    }
-    let files: Vec<(String, Vec<String>, String)> = files
-        .into_iter()
-        .map(|(p, m)| {
-            let text = std::fs::read_to_string(&p).expect("readable source");
-            let name = p.strip_prefix(&src).unwrap_or(&p).display().to_string();
-            (format!("src/{name}"), m, text)
-        })
-        .collect();
-    assert!(files.len() > 20, "found only {} source files", files.len());
+    let (order, files) = library_files();
     let bad = violations(&order, &files);
     assert!(
         bad.is_empty(),
         "imports against the layers of lib.rs:\n{}",
         bad.join("\n")
+    );
+}
+
+/// No module depends on itself through others: the modules at file level
+/// (`eval::cache`, `protocol::cecp::game`) form no import cycle, inside a layer
+/// or across layers.
+#[test]
+fn no_import_cycle_between_modules() {
+    let (_, files) = library_files();
+    let found = cycles(&files);
+    assert!(
+        found.is_empty(),
+        "import cycles between modules:\n{}",
+        found.join("\n")
     );
 }
 
@@ -441,4 +592,50 @@ fn the_scanner_finds_reaching_imports() {
             "e.rs:1: low uses mid, a later layer",
         ]
     );
+}
+
+/// The cycle check: it follows `crate::`, `super::` and group imports between
+/// peers, names a cycle's members, and takes no parent or child import, nor a
+/// path in a comment, for a dependency.
+#[test]
+fn the_cycle_check_names_the_members() {
+    let file = |path: &str, module: &[&str], text: &str| {
+        (
+            path.to_string(),
+            module.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            text.to_string(),
+        )
+    };
+    let files = vec![
+        file("mid/mod.rs", &["mid"], "mod x;\nmod y;\npub use x::A;\n"),
+        file(
+            "mid/x.rs",
+            &["mid", "x"],
+            "use super::y::B;\nuse crate::mid::A;\n",
+        ),
+        file(
+            "mid/y.rs",
+            &["mid", "y"],
+            "use crate::{low::L, mid::x::{self, C}};\n",
+        ),
+        file(
+            "mid/z.rs",
+            &["mid", "z"],
+            "// crate::mid::z::Q\nmod tests {\n    use super::super::y::B;\n}\n",
+        ),
+        file(
+            "low.rs",
+            &["low"],
+            "// crate::mid::z in a comment\nconst S: &str = \"crate::mid::z\";\n",
+        ),
+    ];
+    assert_eq!(
+        cycles(&files),
+        [
+            "mid::x -> mid::y -> mid::x (mid/x.rs:1: mid::x uses mid::y; mid/y.rs:1: mid::y uses mid::x)"
+        ]
+    );
+    let mut acyclic = files.clone();
+    acyclic[2].2 = "use crate::low::L;\n".to_string();
+    assert!(cycles(&acyclic).is_empty());
 }

@@ -7,11 +7,21 @@ pub mod page;
 pub mod rules_text;
 pub mod svg;
 
-use crate::board::fen;
-use crate::movegen::bench_piece::bench_moves;
+use crate::board::fen::{self, SyntaxError};
+use crate::movegen::bench_piece::{BenchError, bench_moves};
 use crate::types::{Color, Piece, RankNumbering};
 use crate::xbetza::Dialect;
 use marks::Mark;
+
+/// Why a move diagram cannot be drawn: the bench refuses the arguments, or the
+/// bench position's FEN does not read back.
+#[derive(Debug, thiserror::Error)]
+pub enum DiagramError {
+    #[error(transparent)]
+    Bench(#[from] BenchError),
+    #[error(transparent)]
+    Fen(#[from] SyntaxError),
+}
 
 /// The move diagram of the piece `betza` on `square` of a `WxH` board with the
 /// pieces of `occupancy`, as `menagerie moves` reads these arguments. Every target
@@ -24,7 +34,7 @@ pub fn piece_svg(
     betza: &str,
     occupancy: &str,
     dialect: Dialect,
-) -> Result<String, String> {
+) -> Result<String, DiagramError> {
     let bench = bench_moves(board, square, betza, occupancy, dialect)?;
     let rules = &bench.rules;
     let pos = &bench.position;
@@ -35,7 +45,7 @@ pub fn piece_svg(
         .map(|(m, t)| (*m, Some(t.clone())))
         .collect();
     let mut all: Vec<Mark> = marks::marks_of(rules, pos, origin, &moves);
-    let setup = fen::parse(&rules.variant, &pos.fen()).map_err(|e| e.to_string())?;
+    let setup = fen::parse(&rules.variant, &pos.fen())?;
     let mover = pos.piece_at(origin);
     // The enemy of a capture-only probe: an enemy piece of the user's if there is
     // one, else the mover's own type in Black (every bench variant has that type).

@@ -6,8 +6,7 @@
 //! and allocated at its first use; every key mixes in the evaluator's id, since
 //! threads outlive evaluators.
 
-use super::facts::{PawnMaps, PieceFacts};
-use super::pawns::PawnScore;
+use super::facts::{PawnMaps, PawnScore, PieceFacts};
 use super::trace::{NoTrace, Trace};
 use super::{Evaluator, LAZY_OFF};
 use crate::board::Position;

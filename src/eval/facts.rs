@@ -52,6 +52,25 @@ pub(super) struct PieceFacts<const W: usize> {
     pub hits: i32,
 }
 
+/// One colour's pawn-structure score and its passed pawns: what the pawn terms
+/// compute from the pawns alone, kept in the pawn cache beside the pawn maps.
+#[derive(Clone, Copy)]
+pub(super) struct PawnScore<const W: usize> {
+    pub score: [i32; 2],
+    pub passed: Squares<W>,
+    /// The space term's square count (see `GlobalTerm::Space`), before the
+    /// factor that counts the pieces.
+    pub space: i32,
+}
+
+impl<const W: usize> PawnScore<W> {
+    pub(super) const EMPTY: PawnScore<W> = PawnScore {
+        score: [0, 0],
+        passed: Squares::EMPTY,
+        space: 0,
+    };
+}
+
 /// What the pawn-related terms read, per colour: the squares its pawns attack,
 /// the squares they may one day attack, the empty squares they can move to, and
 /// the files they stand on.

@@ -5,7 +5,7 @@
 //! that read the pawns (safe mobility, open files, outposts, behind a pawn).
 
 use super::cache::EvalWidth;
-use super::facts::{Facts, PawnMaps};
+use super::facts::{Facts, PawnMaps, PawnScore};
 use super::params::{global_slot, piece_slot};
 use super::terms::{GlobalTerm, PieceTerm};
 use super::trace::Trace;
@@ -15,24 +15,6 @@ use crate::types::{Color, PieceType, Square, Squares};
 
 /// Royal pieces further than this from a passed pawn's square ahead count as this far.
 const KING_DISTANCE_MAX: usize = 5;
-
-/// One colour's pawn-structure score and its passed pawns.
-#[derive(Clone, Copy)]
-pub(super) struct PawnScore<const W: usize> {
-    pub score: [i32; 2],
-    pub passed: Squares<W>,
-    /// The space term's square count (see `GlobalTerm::Space`), before the
-    /// factor that counts the pieces.
-    pub space: i32,
-}
-
-impl<const W: usize> PawnScore<W> {
-    pub(super) const EMPTY: PawnScore<W> = PawnScore {
-        score: [0, 0],
-        passed: Squares::EMPTY,
-        space: 0,
-    };
-}
 
 impl Evaluator {
     /// The pawn terms of both colours (none where the variant has no pawns), and

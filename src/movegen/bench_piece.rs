@@ -4,8 +4,34 @@
 
 use crate::board::{Position, Ruleset, check_variant};
 use crate::types::{Color, Move, MoveKind, MoveList, RankNumbering, Square};
-use crate::variant::VariantSet;
+use crate::variant::{LoadError, VariantSet};
 use crate::xbetza::Dialect;
+
+/// Why the bench cannot set up a piece's scratch board: an argument that does not
+/// read, or a bench variant the loader refuses.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error("bad board size '{0}'")]
+    BoardSize(String),
+    #[error("board size out of range")]
+    BoardOutOfRange,
+    #[error("empty occupant")]
+    EmptyOccupant,
+    /// An occupant token that does not start with a piece letter.
+    #[error("bad occupant '{0}'")]
+    Occupant(String),
+    /// Every letter but the king's is taken by the occupants.
+    #[error("no free letter for the piece")]
+    NoFreeLetter,
+    #[error("bad square '{0}'")]
+    Square(String),
+    /// The variant the bench writes for the piece does not load (boxed: the error
+    /// is large and rare).
+    #[error(transparent)]
+    Variant(Box<LoadError>),
+    #[error("the bench variant did not load")]
+    NotLoaded,
+}
 
 /// Targets of a piece described by `betza` standing on `square` of a `WxH` board.
 /// `occupancy`: comma-separated `Xsq` tokens (upper case = own, lower case = enemy,
@@ -16,7 +42,7 @@ pub fn piece_targets(
     betza: &str,
     occupancy: &str,
     dialect: Dialect,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, BenchError> {
     let bench = bench_moves(board, square, betza, occupancy, dialect)?;
     let mut out: Vec<String> = Vec::new();
     for (_, text) in bench.moves {
@@ -47,11 +73,11 @@ pub fn bench_moves(
     betza: &str,
     occupancy: &str,
     dialect: Dialect,
-) -> Result<Bench, String> {
+) -> Result<Bench, BenchError> {
     let (w, h) = board
         .split_once('x')
         .and_then(|(a, b)| Some((a.trim().parse::<u8>().ok()?, b.trim().parse::<u8>().ok()?)))
-        .ok_or_else(|| format!("bad board size '{board}'"))?;
+        .ok_or_else(|| BenchError::BoardSize(board.to_string()))?;
     let mut occupants: Vec<(char, String)> = Vec::new();
     let mut moved = false;
     let mut ep: Option<String> = None;
@@ -66,9 +92,9 @@ pub fn bench_moves(
             ep = Some(sq.to_string());
         } else {
             let mut cs = tok.chars();
-            let letter = cs.next().ok_or("empty occupant")?;
+            let letter = cs.next().ok_or(BenchError::EmptyOccupant)?;
             if !letter.is_ascii_alphabetic() {
-                return Err(format!("bad occupant '{tok}'"));
+                return Err(BenchError::Occupant(tok.to_string()));
             }
             occupants.push((letter, cs.as_str().to_string()));
         }
@@ -84,7 +110,7 @@ pub fn bench_moves(
         ('a'..='z')
             .rev()
             .find(|c| !used.contains(c) && *c != 'k')
-            .ok_or("no free letter for the piece")?
+            .ok_or(BenchError::NoFreeLetter)?
     };
     let dialect_name = match dialect {
         Dialect::XBoard => "xboard",
@@ -121,11 +147,11 @@ pub fn bench_moves(
     // Board text.
     let mut grid = vec![vec![None; w as usize]; h as usize];
     let mut set = VariantSet::empty(check_variant);
-    let geometry = crate::types::Geometry::new(w, h).ok_or("board size out of range")?;
+    let geometry = crate::types::Geometry::new(w, h).ok_or(BenchError::BoardOutOfRange)?;
     let at = |s: &str| {
         geometry
             .parse_square(s, RankNumbering::FromOne)
-            .ok_or(format!("bad square '{s}'"))
+            .ok_or_else(|| BenchError::Square(s.to_string()))
     };
     let origin = at(square)?;
     grid[geometry.rank(origin) as usize][geometry.file(origin) as usize] =
@@ -155,10 +181,10 @@ pub fn bench_moves(
     ));
     ini.push_str(&format!("startFen = {fen}\n"));
     let report = set.load_str("bench", &ini);
-    if let Some(e) = report.errors.first() {
-        return Err(e.to_string());
+    if let Some(e) = report.errors.into_iter().next() {
+        return Err(BenchError::Variant(Box::new(e)));
     }
-    let variant = set.get("bench").ok_or("the bench variant did not load")?;
+    let variant = set.get("bench").ok_or(BenchError::NotLoaded)?;
     let rules = Ruleset::new(variant);
     let pos = Position::start(&rules);
     let mut list = MoveList::new();

@@ -481,9 +481,19 @@ pub fn apply(
 mod tests {
     use super::*;
 
-    /// A parsed value, or the error's text.
-    fn parsed(option: &EngineOption, name: &str, value: &str) -> Result<Value, String> {
-        option.parse(name, Some(value)).map_err(|e| e.to_string())
+    /// A value that parses.
+    fn parsed(option: &EngineOption, name: &str, value: &str) -> Value {
+        option
+            .parse(name, Some(value))
+            .unwrap_or_else(|e| panic!("{name} = {value:?} refused: {e}"))
+    }
+
+    /// The error of a value that does not parse.
+    fn refused(option: &EngineOption, name: &str, value: &str) -> OptionError {
+        match option.parse(name, Some(value)) {
+            Ok(v) => panic!("{name} = {value:?} accepted as {v:?}"),
+            Err(e) => e,
+        }
     }
 
     #[test]
@@ -494,27 +504,38 @@ mod tests {
         ));
         assert!(find("Book", |o| o.cecp).is_some());
         assert!(find("Hash", |o| o.cecp).is_none(), "CECP has `memory`");
-        assert_eq!(
-            parsed(&MULTI_PV, "MultiPV", "0"),
-            Err("MultiPV must be 1 to 64".into())
-        );
-        assert_eq!(parsed(&HASH, "Hash", " 32 "), Ok(Value::Number(32)));
-        assert_eq!(parsed(&BOOK, "Book", "1"), Ok(Value::Flag(true)));
-        assert_eq!(parsed(&BOOK, "OwnBook", "False"), Ok(Value::Flag(false)));
-        assert_eq!(
-            parsed(&BOOK, "OwnBook", "maybe"),
-            Err("OwnBook must be true or false".into())
-        );
+        let e = refused(&MULTI_PV, "MultiPV", "0");
+        assert!(matches!(
+            e,
+            OptionError::OutOfRange {
+                min: 1,
+                max: 64,
+                ..
+            }
+        ));
+        assert_eq!(e.to_string(), "MultiPV must be 1 to 64");
+        assert_eq!(parsed(&HASH, "Hash", " 32 "), Value::Number(32));
+        assert_eq!(parsed(&BOOK, "Book", "1"), Value::Flag(true));
+        assert_eq!(parsed(&BOOK, "OwnBook", "False"), Value::Flag(false));
+        let e = refused(&BOOK, "OwnBook", "maybe");
+        assert!(matches!(&e, OptionError::NotAFlag { name } if name == "OwnBook"));
+        assert_eq!(e.to_string(), "OwnBook must be true or false");
         assert_eq!(
             parsed(&VARIANT_PATH, "VariantPath", "<empty>"),
-            Ok(Value::Text(String::new()))
+            Value::Text(String::new())
         );
         assert_eq!(HASH.clamp(1 << 40), 65536);
         assert!(find("Resign", |o| o.uci).is_none(), "UCI cannot resign");
-        assert_eq!(
-            parsed(&RESIGN, "Resign", "-1"),
-            Err("Resign must be 0 to 100000".into())
-        );
+        let e = refused(&RESIGN, "Resign", "-1");
+        assert!(matches!(
+            e,
+            OptionError::OutOfRange {
+                min: 0,
+                max: 100000,
+                ..
+            }
+        ));
+        assert_eq!(e.to_string(), "Resign must be 0 to 100000");
         assert_eq!(Settings::default().resign, 0, "never resigns unless asked");
     }
 }

@@ -90,8 +90,10 @@ pub enum Refusal {
     StartPosition(String),
 }
 
-/// The test a variant must pass to load: why it is refused, if it is.
-pub type LoadCheck = fn(&Variant) -> Result<(), Refusal>;
+/// The test a variant must pass to load: why it is refused, if it is. (It takes
+/// the variant as it will be shared, so that a test which sets up the variant's
+/// rules need not copy it.)
+pub type LoadCheck = fn(&Arc<Variant>) -> Result<(), Refusal>;
 
 #[derive(Clone)]
 pub struct VariantSet {
@@ -211,6 +213,7 @@ impl VariantSet {
             // A bad weights line is reported; the variant still loads.
             errors.extend(errs);
             variant.weights = w;
+            let variant = Arc::new(variant);
             if let Err(refusal) = (self.check)(&variant) {
                 errors.push(match refusal {
                     Refusal::PieceMoves { piece, reason } => {
@@ -237,8 +240,7 @@ impl VariantSet {
             }
             self.specs.insert(section.name.clone(), spec);
             // Replacing keeps the original position in the list.
-            self.variants
-                .insert(section.name.clone(), Arc::new(variant));
+            self.variants.insert(section.name.clone(), variant);
             loaded.push(section.name.clone());
         }
         LoadReport {

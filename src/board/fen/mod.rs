@@ -28,9 +28,18 @@ pub enum FenError {
     Illegal(#[from] SetupError),
 }
 
-/// Does the variant's start position read? (Used when loading variant files.)
-pub fn check_start_position(variant: &Variant) -> Result<(), SyntaxError> {
-    parse(variant, &variant.start_fen).map(|_| ())
+/// Is the variant's start position one that `--fen` would accept: does it read,
+/// and can it be played ([`Position::from_setup`]'s checks, on the variant's own
+/// rules)? Used when loading variant files, so that a variant whose start the
+/// engine would refuse as a FEN does not load. (A start where the game is already
+/// over passes, as it does as a FEN.)
+pub fn check_start_position(variant: &Arc<Variant>) -> Result<(), FenError> {
+    let setup = parse(variant, &variant.start_fen)?;
+    // The tables are built only for a start that reads: the walk budget has been
+    // checked before this, so building them is safe.
+    let rules = Ruleset::new(Arc::clone(variant));
+    Position::from_setup(&rules, &setup)?;
+    Ok(())
 }
 
 impl Position {
