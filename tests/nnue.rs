@@ -255,3 +255,89 @@ fn malformed_net_files_are_refused_with_their_reason() {
     assert!(matches!(e, NetError::Io { .. }));
     assert!(e.to_string().starts_with("no/such/net.nnue: "), "{e}");
 }
+
+/// A chess net whose output is `cp` centipawns for the side to move, whatever
+/// the position: no weights, the output bias alone.
+fn constant_chess_net(cp: i32) -> (Arc<Ruleset>, Net) {
+    let rules = builtin_rules("chess");
+    let layout = Layout::new(&rules);
+    let mut net = Net::random(&layout, "chess", 8, 1);
+    net.feature_weights.fill(0);
+    net.feature_bias.fill(0);
+    net.output_weights.fill(0);
+    let quant = net.qa as i32 * net.qb as i32;
+    net.output_bias[0] = cp * quant / net.scale;
+    (rules, net)
+}
+
+/// The evaluator with a net evaluates with it; with a net of another layout it
+/// keeps the hand-crafted evaluation.
+#[test]
+fn the_evaluator_uses_a_net_of_its_layout_only() {
+    let (rules, net) = constant_chess_net(500);
+    let nnue = Arc::new(Nnue::new(Layout::new(&rules), net));
+    let mut pos = Position::start(&rules);
+    let plain = menagerie::eval::Evaluator::new(&rules);
+    let with_net = menagerie::eval::Evaluator::new(&rules).with_nnue(nnue.clone());
+    assert!(with_net.nnue().is_some());
+    assert_eq!(with_net.evaluate(&pos), 500);
+    let mut list = MoveList::new();
+    rules.generate_legal(&mut pos, &mut list);
+    pos.make(list.moves[0]);
+    assert_eq!(with_net.evaluate(&pos), 500, "for the side to move");
+    assert_ne!(plain.evaluate(&pos), 500);
+
+    let zh = builtin_rules("crazyhouse");
+    let other = menagerie::eval::Evaluator::new(&zh).with_nnue(nnue);
+    assert!(
+        other.nnue().is_none(),
+        "a chess net does not evaluate crazyhouse"
+    );
+}
+
+/// EvalFile and Use NNUE over UCI: the search's scores come from the net while it
+/// is on.
+#[test]
+fn uci_eval_file_and_use_nnue() {
+    use menagerie::protocol::InProcess;
+    use std::time::Duration;
+    let (_, net) = constant_chess_net(500);
+    let path = std::env::temp_dir().join(format!("menagerie-uci-{}.nnue", std::process::id()));
+    net.save(&path).expect("writable temp dir");
+    let session = InProcess::start(VariantSet::builtin(check_variant), Vec::new(), None)
+        .expect("session starts");
+    let wait = Duration::from_secs(20);
+    // The score of a depth-1 search of the start position.
+    let score = |session: &InProcess| -> String {
+        session.send("position startpos");
+        session.send("go depth 1");
+        let mut score = String::new();
+        while let Some(line) = session.next_line(wait) {
+            if let Some(at) = line.find(" score ") {
+                let rest = &line[at + 7..];
+                score = rest.split(" nodes").next().unwrap_or("").to_string();
+            }
+            if line.starts_with("bestmove") {
+                break;
+            }
+        }
+        score
+    };
+    session.send("uci");
+    while session.next_line(wait).is_some_and(|l| l != "uciok") {}
+    session.send(&format!("setoption name EvalFile value {}", path.display()));
+    // Every reply of the root's side is worth 500 to the opponent.
+    assert_eq!(score(&session), "cp -500");
+    session.send("setoption name Use NNUE value false");
+    assert_ne!(score(&session), "cp -500");
+    session.send("setoption name Use NNUE value true");
+    assert_eq!(score(&session), "cp -500");
+    // Another variant plays without it; back in chess the file is read again.
+    session.send("setoption name UCI_Variant value crazyhouse");
+    assert_ne!(score(&session), "cp -500");
+    session.send("setoption name UCI_Variant value chess");
+    assert_eq!(score(&session), "cp -500");
+    session.send("quit");
+    let _ = session.finish(wait);
+    let _ = std::fs::remove_file(&path);
+}

@@ -16,7 +16,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Tells nets apart in the threads' accumulator stacks (threads outlive nets).
 static NEXT_NET_ID: AtomicU64 = AtomicU64::new(1);
 
-/// A quantised net for one variant's layout.
+/// A quantised net for one variant's layout. The weights are open to a trainer;
+/// change them only before the net's first evaluation (the threads keep
+/// accumulators per net): a changed copy should be a clone, which is another net.
 #[derive(Debug)]
 pub struct Net {
     /// Unique per net in this process (not stored): keys the threads' stacks.
