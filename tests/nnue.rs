@@ -44,8 +44,9 @@ fn check(stack: &mut AccumulatorStack, nnue: &Nnue, pos: &Position, what: &str) 
 }
 
 /// Random playouts in every built-in variant, with moves taken back and played
-/// again: at every ply the accumulator kept up move by move (and one kept up
-/// every third ply, over several plies at once) equals a refresh.
+/// again: at every ply the accumulator kept up move by move (and those kept up
+/// every third and every eighth ply, over several plies at once) equals a
+/// refresh.
 #[test]
 fn accumulators_follow_every_move_in_every_variant() {
     let set = VariantSet::builtin(check_variant);
@@ -59,6 +60,7 @@ fn accumulators_follow_every_move_in_every_variant() {
         for game in 0..2 {
             let mut every = AccumulatorStack::new();
             let mut lazy = AccumulatorStack::new();
+            let mut sparse = AccumulatorStack::new();
             let mut pos = Position::start(&rules);
             let mut list = MoveList::new();
             let what = format!("{} game {game}", v.name);
@@ -101,6 +103,9 @@ fn accumulators_follow_every_move_in_every_variant() {
                     && back > 1
                 {
                     seen.multi_ply += 1;
+                }
+                if ply % 8 == 7 {
+                    check(&mut sparse, &nnue, &pos, &what);
                 }
                 // The thread's own stack gives the same evaluation.
                 let fresh = Accumulator::from_position(nnue.net(), nnue.layout(), &pos);
