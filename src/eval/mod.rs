@@ -33,6 +33,10 @@
 //! every piece's targets) and the terms read it: `mobility`, the pawn terms of
 //! pieces, `threats`, `king_safety`; `scale` gives the endgame scale and
 //! `cache` holds the thread's caches.
+//!
+//! Where a learned evaluation ([`crate::nnue`]) of the variant's layout is set
+//! ([`Evaluator::with_nnue`]), it replaces all of this in the search; the
+//! hand-crafted evaluation stays the fallback and the tuner's subject.
 
 pub mod basis;
 mod cache;
