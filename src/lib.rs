@@ -15,6 +15,8 @@
 //!           mate and stalemate values, repetition, n-move rule, material counting)
 //! movegen   legal move lists (none once the game is over), notation, perft
 //! diagram   move diagrams (SVG) and variant pages (HTML) drawn from the compiled rules
+//! nnue      learned evaluation: the input layout from the variant, nets and their
+//!           files, accumulators updated from what each move changed
 //! eval      evaluation driven by the variant's rules
 //! search    iterative deepening, Lazy SMP, transposition table, bench, self-play games
 //! book      opening books
@@ -33,6 +35,7 @@ pub mod cli;
 pub mod diagram;
 pub mod eval;
 pub mod movegen;
+pub mod nnue;
 pub mod protocol;
 pub mod rules;
 pub mod search;

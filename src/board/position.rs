@@ -226,6 +226,21 @@ impl Position {
     pub fn ply_count(&self) -> usize {
         self.board.history.len()
     }
+    /// What the last `plies` plies changed on the board (`plies` at most
+    /// [`ply_count`](Self::ply_count)): each square change in the order made, with
+    /// the square's contents before it ([`Piece::WALL`] for a wall). A square changed
+    /// more than once appears more than once; its first entry holds its contents
+    /// `plies` plies ago and the board holds its contents now. With the hands of
+    /// [`state_back`](Self::state_back) this is all an incremental evaluation needs
+    /// to follow the moves, whatever they did (drops, promotions, multi-leg captures,
+    /// castling, walls, gating, blasts).
+    pub fn changes_since(&self, plies: usize) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        let start = match plies {
+            0 => self.board.changes.len(),
+            k => self.state_back(k - 1).change_start as usize,
+        };
+        self.board.changes[start..].iter().map(|c| (c.sq, c.piece))
+    }
     /// Squares of the royal pieces of `c`.
     pub fn royals(&self, c: Color) -> SquareSet {
         let mut s = SquareSet::EMPTY;

@@ -8,7 +8,7 @@
 
 use super::facts::{PawnMaps, PawnScore, PieceFacts};
 use super::trace::{NoTrace, Trace};
-use super::{Evaluator, LAZY_OFF};
+use super::{EVAL_LIMIT, Evaluator, LAZY_OFF};
 use crate::board::Position;
 use crate::types::{Color, GOLDEN_GAMMA, MAX_WORDS, PieceType, SquareSet, Squares, absorb, mix64};
 use std::cell::RefCell;
@@ -206,6 +206,9 @@ impl Evaluator {
     /// positions far outside it get the cheap part of the evaluation only. The flag
     /// is false for such a cheap (lazy) value.
     pub fn evaluate_window(&self, pos: &Position, alpha: i32, beta: i32) -> (i32, bool) {
+        if let Some(nnue) = &self.nnue {
+            return (nnue.evaluate(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT), true);
+        }
         let key = (pos.key() ^ self.id.wrapping_mul(GOLDEN_GAMMA)) | 1;
         // (Bit 0 is always set, marking a used entry: the slot takes the bits above.)
         let slot = (key >> 1) as usize & (EVAL_CACHE_SIZE - 1);

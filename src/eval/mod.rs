@@ -33,6 +33,10 @@
 //! every piece's targets) and the terms read it: `mobility`, the pawn terms of
 //! pieces, `threats`, `king_safety`; `scale` gives the endgame scale and
 //! `cache` holds the thread's caches.
+//!
+//! Where a learned evaluation ([`crate::nnue`]) of the variant's layout is set
+//! ([`Evaluator::with_nnue`]), it replaces all of this in the search; the
+//! hand-crafted evaluation stays the fallback and the tuner's subject.
 
 pub mod basis;
 mod cache;
@@ -52,6 +56,7 @@ pub mod values;
 pub mod weights;
 
 use crate::board::{Position, Ruleset};
+use crate::nnue::{Layout, Nnue};
 use crate::types::{Color, MAX_WORDS, PieceType, SquareSet, Squares, TypeSet, Width};
 use basis::Basis;
 use cache::{EVAL_UNKNOWN, EvalWidth, with_scratch};
@@ -133,6 +138,9 @@ pub struct Evaluator {
     checks: bool,
     /// How far the terms after the lazy exit can move the score, roughly.
     lazy_margin: i32,
+    /// The variant's learned evaluation, where one is in use: it replaces the
+    /// hand-crafted one (the tuner's traced evaluation excepted).
+    nnue: Option<Arc<Nnue>>,
 }
 
 impl Evaluator {
@@ -176,6 +184,20 @@ impl Evaluator {
 
     pub fn basis(&self) -> &Basis {
         &self.basis
+    }
+
+    /// This evaluator with the learned evaluation `nnue`, where its layout is
+    /// this variant's (else as it was: a net for another layout never plays).
+    pub fn with_nnue(mut self, nnue: Arc<Nnue>) -> Evaluator {
+        if Layout::new(&self.rules).fingerprint() == nnue.layout().fingerprint() {
+            self.nnue = Some(nnue);
+        }
+        self
+    }
+
+    /// The learned evaluation in use, if any.
+    pub fn nnue(&self) -> Option<&Arc<Nnue>> {
+        self.nnue.as_ref()
     }
 
     /// The static evaluation from the side to move's point of view, in centipawns.

@@ -207,6 +207,7 @@ impl Evaluator {
             drop_game,
             checks: v.checking && rules.royal_types != 0,
             lazy_margin,
+            nnue: None,
             basis,
             params,
         }

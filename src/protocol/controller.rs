@@ -10,6 +10,7 @@ use crate::board::fen::FenError;
 use crate::board::{Position, Ruleset};
 use crate::book::Book;
 use crate::movegen::perft_divide_until;
+use crate::nnue::{NetError, Nnue};
 use crate::search::tt::TableError;
 use crate::search::{Callback, Limits, Searcher, ThreadsError};
 use crate::types::{Move, MoveList};
@@ -43,6 +44,8 @@ pub enum ControlError {
     Threads(ThreadsError),
     #[error("{table}; the table stays {old_mb} MB")]
     Table { table: TableError, old_mb: usize },
+    #[error("{0}; playing on with the hand-crafted evaluation")]
+    Net(#[from] NetError),
 }
 
 /// How often a session checks that a running search is still alive.
@@ -66,6 +69,14 @@ pub struct Controller {
     chess960: bool,
     /// The selected variant as loaded (`rules` may hold a chess960 copy of it).
     selected: Arc<Variant>,
+    /// EvalFile: the net file asked for (empty: none).
+    eval_file: String,
+    /// The net read from it for the current variant, if it read and fits.
+    nnue: Option<Arc<Nnue>>,
+    /// Use NNUE: the net, where there is one, replaces the hand-crafted evaluation.
+    use_nnue: bool,
+    /// The net the searcher was last given.
+    active_net: Option<Arc<Nnue>>,
 }
 
 /// A perft counting on a thread of its own, and the flag that stops it.
@@ -104,6 +115,10 @@ impl Controller {
             events,
             book,
             startup_report,
+            eval_file: String::new(),
+            nnue: None,
+            use_nnue: true,
+            active_net: None,
         }
     }
 
@@ -139,6 +154,7 @@ impl Controller {
         if !Arc::ptr_eq(&v, &self.selected) {
             self.rules = Ruleset::new(self.played_as(&v));
             self.selected = v;
+            self.reload_net();
         }
         self.book = Book::builtin(&self.rules.variant.name);
         self.reset();
@@ -156,7 +172,65 @@ impl Controller {
             self.searcher.stop();
             self.rules = Ruleset::new(self.played_as(&self.selected));
             self.reset();
+            self.reload_net();
         }
+    }
+
+    // ------------------------------------------------------------------ the net
+
+    /// EvalFile: read the net at `path` for the current variant (empty: none).
+    /// A file that cannot be used is refused with the reason; the engine then
+    /// plays with the hand-crafted evaluation.
+    pub fn set_eval_file(&mut self, path: &str) -> Result<(), ControlError> {
+        self.searcher.stop();
+        self.eval_file = path.to_string();
+        self.nnue = None;
+        let loaded = if path.is_empty() {
+            Ok(())
+        } else {
+            Nnue::load(Path::new(path), &self.rules).map(|n| self.nnue = Some(Arc::new(n)))
+        };
+        self.sync_net();
+        Ok(loaded?)
+    }
+
+    /// Use NNUE on or off.
+    pub fn set_use_nnue(&mut self, on: bool) {
+        self.searcher.stop();
+        self.use_nnue = on;
+        self.sync_net();
+    }
+
+    /// The net in use, if any.
+    pub fn nnue(&self) -> Option<&Arc<Nnue>> {
+        self.nnue.as_ref().filter(|_| self.use_nnue)
+    }
+
+    /// After the rules changed: the EvalFile again, for the new rules (a net for
+    /// another variant does not read; that variant plays with the hand-crafted
+    /// evaluation, and the file is used again when its variant comes back).
+    fn reload_net(&mut self) {
+        self.nnue = match self.eval_file.as_str() {
+            "" => None,
+            path => Nnue::load(Path::new(path), &self.rules).ok().map(Arc::new),
+        };
+        self.sync_net();
+    }
+
+    /// Give the searcher the net in use. When the evaluation changes, the
+    /// transposition table's scores are of the old one: it is cleared.
+    fn sync_net(&mut self) {
+        let net = self.nnue().cloned();
+        let changed = match (&net, &self.active_net) {
+            (Some(a), Some(b)) => !Arc::ptr_eq(a, b),
+            (None, None) => false,
+            _ => true,
+        };
+        if changed {
+            self.clear_hash();
+        }
+        self.active_net = net.clone();
+        self.searcher.set_nnue(net);
     }
 
     /// The variant as played: a chess960 copy of `v` under UCI_Chess960.

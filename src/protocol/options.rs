@@ -65,6 +65,10 @@ pub enum Effect {
     Chess960,
     /// [`Settings::resign`].
     Resign,
+    /// EvalFile: the net file of the current variant.
+    EvalFile,
+    /// Use NNUE: the net replaces the hand-crafted evaluation.
+    UseNnue,
     /// Accepted and not used: UCI asks for pondering per search (`go ponder`).
     Nothing,
 }
@@ -227,6 +231,23 @@ pub const RESIGN: EngineOption = EngineOption {
     effect: Effect::Resign,
 };
 
+/// A net file (docs/nnue.md) for the current variant, as Fairy-Stockfish names it
+/// (empty: none).
+pub const EVAL_FILE: EngineOption = EngineOption {
+    uci: Some("EvalFile"),
+    cecp: Some("EvalFile"),
+    kind: Kind::File,
+    effect: Effect::EvalFile,
+};
+
+/// The net, where one is set, evaluates instead of the hand-crafted evaluation.
+pub const USE_NNUE: EngineOption = EngineOption {
+    uci: Some("Use NNUE"),
+    cecp: Some("Use NNUE"),
+    kind: Kind::Check { default: true },
+    effect: Effect::UseNnue,
+};
+
 /// Who the engine plays (CECP: the `name`, `rating` and `computer` commands).
 pub const OPPONENT: EngineOption = EngineOption {
     uci: Some("UCI_Opponent"),
@@ -244,7 +265,7 @@ pub const ENGINE_ABOUT: EngineOption = EngineOption {
 };
 
 /// Every option, in the order the GUIs are told about them.
-pub static OPTIONS: [EngineOption; 18] = [
+pub static OPTIONS: [EngineOption; 20] = [
     HASH,
     THREADS,
     MULTI_PV,
@@ -261,6 +282,8 @@ pub static OPTIONS: [EngineOption; 18] = [
     SHOW_CURR_LINE,
     SHOW_REFUTATIONS,
     RESIGN,
+    EVAL_FILE,
+    USE_NNUE,
     OPPONENT,
     ENGINE_ABOUT,
 ];
@@ -467,6 +490,8 @@ pub fn apply(
         (Effect::ClearHash, _) => ctl.clear_hash(),
         (Effect::SelectVariant, Value::Text(name)) => ctl.select_variant(&name)?,
         (Effect::Chess960, Value::Flag(on)) => ctl.set_chess960(on),
+        (Effect::EvalFile, Value::Text(path)) => ctl.set_eval_file(&path)?,
+        (Effect::UseNnue, Value::Flag(on)) => ctl.set_use_nnue(on),
         (Effect::LoadVariantFile, Value::Text(path)) if !path.is_empty() => {
             return Ok(Applied::VariantFile(
                 ctl.load_variant_file(Path::new(&path)),

@@ -353,6 +353,13 @@ impl Searcher {
         }));
         self.table_is_empty = true;
     }
+    /// The learned evaluation of the searches that start from now on (None: the
+    /// hand-crafted one). A net whose layout is not the searched variant's is
+    /// not used.
+    pub fn set_nnue(&mut self, nnue: Option<Arc<crate::nnue::Nnue>>) {
+        self.compiled.set_nnue(nnue);
+    }
+
     /// Start searching `pos` (which carries the game history for repetitions).
     /// Any running search is stopped first.
     pub fn start(&mut self, pos: Position, limits: Limits, callback: Callback) {

@@ -18,6 +18,7 @@ use super::worker::Worker;
 use super::{Callback, Event, Info, Limits, Score, Signals};
 use crate::board::{Position, Ruleset};
 use crate::eval::Evaluator;
+use crate::nnue::Nnue;
 use crate::types::Move;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
@@ -53,26 +54,52 @@ pub struct Resources {
 /// search of the same rules: compiling them takes milliseconds, a noticeable share
 /// of a move at a fast time control.
 #[derive(Default)]
-pub struct Compiled(Mutex<Option<CompiledRules>>);
+pub struct Compiled {
+    last: Mutex<Option<CompiledRules>>,
+    /// The learned evaluation the next searches use where it fits their variant.
+    nnue: Mutex<Option<Arc<Nnue>>>,
+}
 
 struct CompiledRules {
     rules: Arc<Ruleset>,
+    nnue: Option<Arc<Nnue>>,
     eval: Arc<Evaluator>,
     checks: Arc<CheckHints>,
 }
 
+/// The same net, or none on both sides.
+fn same_net(a: &Option<Arc<Nnue>>, b: &Option<Arc<Nnue>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
 impl Compiled {
+    /// Use `nnue` from the next search on (None: the hand-crafted evaluation).
+    pub fn set_nnue(&self, nnue: Option<Arc<Nnue>>) {
+        *self.nnue.lock().unwrap_or_else(|e| e.into_inner()) = nnue;
+    }
+
     fn for_rules(&self, rules: &Arc<Ruleset>) -> (Arc<Evaluator>, Arc<CheckHints>) {
-        let mut last = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let nnue = self.nnue.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(c) = &*last
             && Arc::ptr_eq(&c.rules, rules)
+            && same_net(&c.nnue, &nnue)
         {
             return (c.eval.clone(), c.checks.clone());
         }
-        let eval = Arc::new(Evaluator::new(rules));
+        let mut eval = Evaluator::new(rules);
+        if let Some(net) = &nnue {
+            eval = eval.with_nnue(net.clone());
+        }
+        let eval = Arc::new(eval);
         let checks = Arc::new(CheckHints::new(rules));
         *last = Some(CompiledRules {
             rules: rules.clone(),
+            nnue,
             eval: eval.clone(),
             checks: checks.clone(),
         });

@@ -262,7 +262,7 @@ pub fn run_transcript(name: &str, how: Run) {
         if let Some(a) = raw.strip_prefix("! ") {
             args = a.split_whitespace().map(str::to_string).collect();
         } else if let Some(l) = raw.strip_prefix("> ") {
-            steps.push((n, Ok(l.to_string())));
+            steps.push((n, Ok(l.replace("{DATA}", DATA))));
         } else if raw == ">" {
             steps.push((n, Ok(String::new())));
         } else if let Some(r) = raw.strip_prefix("<~ ") {

@@ -3,7 +3,8 @@
 
 use super::{Activity, EditBoard, Mode, Session};
 use crate::board::shuffled_start_fen;
-use crate::protocol::options::{self, Applied};
+use crate::protocol::controller::ControlError;
+use crate::protocol::options::{self, Applied, OptionError};
 use crate::protocol::wire;
 use crate::protocol::xboard::{self, XbVariant};
 use crate::types::{Color, RankNumbering};
@@ -305,7 +306,14 @@ impl Session {
                     self.out.line(&variants);
                 }
             }
-            Err(why) => self.out.line(&format!("Error ({why}): {line}")),
+            Err(why) => {
+                self.out.line(&format!("Error ({why}): {line}"));
+                // A net file that cannot be used deserves a dialog: the engine
+                // plays on, but not with the evaluation the user asked for.
+                if let OptionError::Control(ControlError::Net(_)) = why {
+                    self.out.line(&format!("tellusererror {why}"));
+                }
+            }
         }
     }
 
