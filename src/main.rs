@@ -18,6 +18,7 @@ fn main() -> ExitCode {
             action: BookAction::Build(a),
         }) => cli::book::build(a),
         Some(Command::Tune(a)) => cli::tune::tune_command(a),
+        Some(Command::Train(a)) => cli::train::run(a),
         Some(Command::Show(a)) => cli::show::run(a),
         Some(Command::Variants { variants }) => cli::variants::run(&variants),
     };

@@ -27,6 +27,7 @@ pub mod moves;
 pub mod perft;
 pub mod protocol_mode;
 pub mod show;
+pub mod train;
 pub mod tune;
 pub mod variants;
 
@@ -83,6 +84,9 @@ pub enum Command {
     /// Fit a variant's evaluation weights to labelled positions (Texel tuning) and
     /// write them as a weights file; see src/eval/tune/ and variants/weights/.
     Tune(tune::TuneArgs),
+    /// Train a variant's learned evaluation (NNUE) on labelled positions and write
+    /// the net file; see docs/nnue.md, "Training".
+    Train(train::TrainArgs),
     /// Write a variant's page for designers: board, regions, pieces with their move
     /// diagrams, the rules in words (one self-contained HTML file).
     Show(show::ShowArgs),
