@@ -260,3 +260,57 @@ fn chess_shape() {
         504
     );
 }
+
+/// `menagerie train`: a line per epoch, the counts, the net written with the
+/// command line in its provenance; a second run resumes (no epoch left); a
+/// missing data file fails naming it.
+#[test]
+fn train_command() {
+    let dir = scratch("command");
+    let data = write_data(&dir, &playout_data(6, 30, 0x7EA6));
+    let out = dir.join("cmd.nnue");
+    let run = |data: &Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_menagerie"))
+            .args(["train", "--variant", "chess", "--data"])
+            .arg(data)
+            .arg("--out")
+            .arg(&out)
+            .args([
+                "--hidden",
+                "8",
+                "--epochs",
+                "2",
+                "--batch",
+                "256",
+                "--threads",
+                "1",
+            ])
+            .output()
+            .expect("menagerie runs")
+    };
+    let o = run(&data);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(text.starts_with("epoch 1/2: train loss "), "{text}");
+    assert!(text.contains("\nepoch 2/2: train loss "), "{text}");
+    assert!(text.contains("2 epochs trained now (2 in all)"), "{text}");
+    let net = Net::load(&out, &Layout::new(&builtin_rules("chess"))).expect("loads");
+    assert!(
+        net.provenance
+            .starts_with("menagerie train --variant chess --data ")
+    );
+    let again = run(&data);
+    let text = String::from_utf8_lossy(&again.stdout);
+    assert!(text.contains("0 epochs trained now (2 in all)"), "{text}");
+    let missing = run(&dir.join("missing.txt"));
+    assert_eq!(missing.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        err.starts_with("error: ") && err.contains("missing.txt"),
+        "{err}"
+    );
+}
