@@ -159,3 +159,64 @@ impl<'a> Fields<'a> {
         self.array().map(f64::from_le_bytes)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::model::{Bounds, Shape};
+
+    fn checkpoint() -> Checkpoint {
+        let shape = Shape {
+            inputs: 5,
+            hidden: 3,
+            buckets: 1,
+        };
+        let model = Model::new(shape, 9, Bounds::new(4));
+        let mut adam = Adam::new(shape.len(), 0.5);
+        adam.step = 12;
+        adam.m[3] = 0.25;
+        adam.v[4] = 0.125;
+        Checkpoint {
+            key: 77,
+            epochs_done: 2,
+            shuffle_seed: 99,
+            losses: (0.5, 0.75),
+            model,
+            adam,
+        }
+    }
+
+    /// Saved and loaded, a checkpoint is the same; a damaged one is refused
+    /// with the file and the reason.
+    #[test]
+    fn round_trip_and_refusals() {
+        let dir = std::env::temp_dir().join(format!("menagerie-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("scratch directory");
+        let path = dir.join("net.ckpt");
+        let c = checkpoint();
+        c.save(&path).expect("saves");
+        let loaded = Checkpoint::load(&path, 77, &c.model, 0.5).expect("reads");
+        assert_eq!(loaded.as_ref(), Some(&c));
+        let other = Checkpoint::load(&path, 78, &c.model, 0.5)
+            .err()
+            .expect("another run");
+        assert!(
+            other.to_string().contains("another training run"),
+            "{other}"
+        );
+        let bytes = std::fs::read(&path).expect("bytes");
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).expect("truncate");
+        let short = Checkpoint::load(&path, 77, &c.model, 0.5)
+            .err()
+            .expect("truncated");
+        assert_eq!(
+            short.to_string(),
+            format!("{}: the file ends inside the weights", path.display())
+        );
+        assert!(matches!(
+            Checkpoint::load(&dir.join("none"), 77, &c.model, 0.5),
+            Ok(None)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

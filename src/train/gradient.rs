@@ -264,3 +264,94 @@ pub fn mean_loss(model: &Model, data: &Dataset, samples: &[Sample], lambda: f32)
         .collect();
     sums.iter().sum::<f64>() / samples.len() as f64
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Color;
+
+    /// A tiny model and three positions over 6 inputs.
+    fn tiny() -> (Model, Dataset) {
+        let shape = Shape {
+            inputs: 6,
+            hidden: 4,
+            buckets: 2,
+        };
+        let mut params = vec![0.0f32; shape.len()];
+        for (k, p) in params.iter_mut().enumerate() {
+            // Accumulators land well inside 0..1, away from the clip's kinks.
+            *p = 0.05 + 0.03 * ((k * 7 % 11) as f32 - 5.0) / 5.0;
+        }
+        for p in &mut params[shape.output_weights()..] {
+            *p *= 8.0;
+        }
+        let features = vec![0, 2, 1, 3, 4, 5, 0, 1, 2, 5];
+        let sample = |start, own, other, bucket, score, result| Sample {
+            start,
+            own,
+            other,
+            stm: Color::White,
+            bucket,
+            score,
+            result,
+        };
+        let data = Dataset {
+            features,
+            train: vec![
+                sample(0, 2, 2, 0, 150.0, 1.0),
+                sample(4, 1, 1, 1, -300.0, 0.0),
+                sample(6, 2, 2, 1, 20.0, 0.5),
+            ],
+            ..Dataset::default()
+        };
+        (Model { shape, params }, data)
+    }
+
+    /// The gradient of every parameter agrees with finite differences of the
+    /// loss.
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let (model, data) = tiny();
+        let lambda = 0.3;
+        let mut c = ChunkGrad::new(model.shape);
+        c.compute(&model, &data, &data.train, lambda);
+        let n = data.train.len() as f64;
+        let fb = model.shape.feature_bias();
+        let h = model.shape.hidden;
+        for k in 0..model.shape.len() {
+            let analytic = if k >= fb {
+                c.dense[k - fb] as f64
+            } else {
+                let input = (k / h) as u32;
+                match c.touched.iter().position(|&i| i == input) {
+                    Some(r) => c.rows[r * h + k % h] as f64,
+                    None => 0.0,
+                }
+            };
+            let eps = 1e-2f32;
+            let mut m = model.clone();
+            m.params[k] += eps;
+            let up = mean_loss(&m, &data, &data.train, lambda) * n;
+            m.params[k] -= 2.0 * eps;
+            let down = mean_loss(&m, &data, &data.train, lambda) * n;
+            let numeric = (up - down) / (2.0 * eps as f64);
+            assert!(
+                (numeric - analytic).abs() <= 1e-4 + 0.02 * numeric.abs(),
+                "parameter {k}: analytic {analytic}, numeric {numeric}"
+            );
+        }
+    }
+
+    /// One step of Adam lowers the loss of the tiny set.
+    #[test]
+    fn a_step_lowers_the_loss() {
+        let (mut model, data) = tiny();
+        let before = mean_loss(&model, &data, &data.train, 0.3);
+        let mut adam = Adam::new(model.shape.len(), 0.01);
+        let mut stepper = Stepper::new(model.shape, 3);
+        let summed = stepper.step(&mut model, &mut adam, &data, &data.train, 0.3);
+        assert!((summed / 3.0 - before).abs() < 1e-6);
+        assert!(mean_loss(&model, &data, &data.train, 0.3) < before);
+        assert_eq!(adam.step, 1);
+    }
+}
