@@ -197,18 +197,14 @@ mod tests {
         c.save(&path).expect("saves");
         let loaded = Checkpoint::load(&path, 77, &c.model, 0.5).expect("reads");
         assert_eq!(loaded.as_ref(), Some(&c));
-        let other = Checkpoint::load(&path, 78, &c.model, 0.5)
-            .err()
-            .expect("another run");
+        let other = Checkpoint::load(&path, 78, &c.model, 0.5).expect_err("another run");
         assert!(
             other.to_string().contains("another training run"),
             "{other}"
         );
         let bytes = std::fs::read(&path).expect("bytes");
         std::fs::write(&path, &bytes[..bytes.len() - 1]).expect("truncate");
-        let short = Checkpoint::load(&path, 77, &c.model, 0.5)
-            .err()
-            .expect("truncated");
+        let short = Checkpoint::load(&path, 77, &c.model, 0.5).expect_err("truncated");
         assert_eq!(
             short.to_string(),
             format!("{}: the file ends inside the weights", path.display())
