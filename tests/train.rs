@@ -314,3 +314,19 @@ fn train_command() {
         "{err}"
     );
 }
+
+/// With nothing held out, the provenance says so instead of a loss.
+#[test]
+fn nothing_held_out() {
+    let dir = scratch("noholdout");
+    let data = write_data(&dir, &playout_data(4, 30, 0x7EA7));
+    let mut options = small_options(1, 1);
+    options.holdout = 0;
+    let s = train_to(&data, &dir.join("net.nnue"), options).expect("trains");
+    assert!(s.data.held_out.is_empty());
+    assert!(
+        s.net.provenance.ends_with(", held-out none"),
+        "{}",
+        s.net.provenance
+    );
+}

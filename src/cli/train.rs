@@ -78,11 +78,11 @@ pub fn run(args: TrainArgs) -> Outcome {
     };
     let summary = train::train(&run, &mut |r| {
         out!(
-            "epoch {}/{}: train loss {:.6}, held-out loss {:.6}, {:.0} positions/s",
+            "epoch {}/{}: train loss {:.6}, held-out loss {}, {:.0} positions/s",
             r.epoch,
             r.epochs,
             r.train_loss,
-            r.held_out_loss,
+            train::held_out_text(r.held_out_loss.unwrap_or(f64::NAN)),
             r.positions_per_second
         )
     })

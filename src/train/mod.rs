@@ -22,7 +22,7 @@ mod run;
 
 pub use data::{Dataset, LineProblem, ReadSettings, Sample};
 pub use model::{Bounds, K_CP, Model, Shape};
-pub use run::{EpochReport, Options, Summary, TrainRun, max_active_inputs, train};
+pub use run::{EpochReport, Options, Summary, TrainRun, held_out_text, max_active_inputs, train};
 
 use thiserror::Error;
 

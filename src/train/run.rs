@@ -74,7 +74,8 @@ pub struct EpochReport {
     pub epochs: u32,
     /// Mean loss over the epoch's batches (each before its step).
     pub train_loss: f64,
-    pub held_out_loss: f64,
+    /// `None` where nothing is held out.
+    pub held_out_loss: Option<f64>,
     pub positions_per_second: f64,
 }
 
@@ -252,7 +253,12 @@ fn train_in_pool(
             bar.inc(1);
         }
         let train_loss = loss / order.len() as f64;
-        let held = mean_loss(&state.model, &data, &data.held_out, o.lambda);
+        // NaN stands for "nothing held out" in the checkpoint and provenance.
+        let held = if data.held_out.is_empty() {
+            f64::NAN
+        } else {
+            mean_loss(&state.model, &data, &data.held_out, o.lambda)
+        };
         let seconds = started.elapsed().as_secs_f64().max(1e-9);
         state.epochs_done = epoch + 1;
         state.shuffle_seed = splitmix64(state.shuffle_seed);
@@ -263,13 +269,15 @@ fn train_in_pool(
             epoch + 1,
             o.epochs
         ));
-        report(&EpochReport {
+        let r = EpochReport {
             epoch: epoch + 1,
             epochs: o.epochs,
             train_loss,
-            held_out_loss: held,
+            held_out_loss: (!held.is_nan()).then_some(held),
             positions_per_second: order.len() as f64 / seconds,
-        });
+        };
+        // The bar steps aside so that the report's lines do not tear it.
+        bar.suspend(|| report(&r));
     }
     bar.finish_and_clear();
     let provenance = provenance(run, &data, &state);
@@ -287,6 +295,15 @@ fn train_in_pool(
     })
 }
 
+/// A held-out loss, or "none" (NaN: nothing held out).
+pub fn held_out_text(loss: f64) -> String {
+    if loss.is_nan() {
+        "none".to_string()
+    } else {
+        format!("{loss:.6}")
+    }
+}
+
 /// How the net was made: enough to make it again.
 fn provenance(run: &TrainRun, data: &Dataset, state: &Checkpoint) -> String {
     let o = &run.options;
@@ -298,7 +315,7 @@ fn provenance(run: &TrainRun, data: &Dataset, state: &Checkpoint) -> String {
     let mut text = format!(
         "{}\nmenagerie train: seed {}, hidden {}, buckets {}, epochs {}, batch {}, lr {}, \
          lambda {}, holdout 1 game in {} ({} games; {} train, {} held-out positions)\n\
-         data: {}\nfinal loss: train {:.6}, held-out {:.6}",
+         data: {}\nfinal loss: train {:.6}, held-out {}",
         run.command_line,
         o.seed,
         o.hidden,
@@ -313,7 +330,7 @@ fn provenance(run: &TrainRun, data: &Dataset, state: &Checkpoint) -> String {
         data.held_out.len(),
         files.join(", "),
         state.losses.0,
-        state.losses.1,
+        held_out_text(state.losses.1),
     );
     if let Some(note) = &run.note {
         text.push('\n');
