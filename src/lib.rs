@@ -17,14 +17,17 @@
 //! diagram   move diagrams (SVG) and variant pages (HTML) drawn from the compiled rules
 //! nnue      learned evaluation: the input layout from the variant, nets and their
 //!           files, accumulators updated from what each move changed
+//! train     the learned evaluation's trainer: labelled positions read into their inputs,
+//!           a float model of the net fitted by mini-batch Adam over the thread pool,
+//!           checkpoints, quantisation to the engine's net files
 //! eval      evaluation driven by the variant's rules
 //! search    iterative deepening, Lazy SMP, transposition table, bench, self-play games
 //! book      opening books
 //! protocol  XBoard/WinBoard (CECP) and UCI sessions over one engine controller; the
 //!           engine's options, described once and worded by each protocol
 //! cli       the `menagerie` command's subcommands (perft, check, moves, bench, book,
-//!           tune, selfplay, variants, protocol mode), the one loader of variant files and the
-//!           one output path that a closed pipe ends quietly
+//!           tune, selfplay, train, show, variants, protocol mode), the one loader of
+//!           variant files and the one output path that a closed pipe ends quietly
 //! ```
 //!
 //! The binary (`main.rs`) only parses the command line and calls into [`cli`].
@@ -39,6 +42,7 @@ pub mod nnue;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod train;
 pub mod types;
 pub mod variant;
 pub mod xbetza;

@@ -28,6 +28,7 @@ pub mod perft;
 pub mod protocol_mode;
 pub mod selfplay;
 pub mod show;
+pub mod train;
 pub mod tune;
 pub mod variants;
 
@@ -88,6 +89,9 @@ pub enum Command {
     /// a fixed node budget a move) and writes quiet positions with their search
     /// scores and game results, the lines `tune` reads; resumable. See docs/selfplay.md.
     Selfplay(selfplay::SelfplayArgs),
+    /// Train a variant's learned evaluation (NNUE) on labelled positions and write
+    /// the net file; see docs/nnue.md, "Training".
+    Train(train::TrainArgs),
     /// Write a variant's page for designers: board, regions, pieces with their move
     /// diagrams, the rules in words (one self-contained HTML file).
     Show(show::ShowArgs),

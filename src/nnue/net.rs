@@ -98,7 +98,7 @@ impl Net {
     /// A net from its parts; `None` where the sizes disagree (the reader and
     /// trainer check before they call).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn from_parts(
+    pub fn from_parts(
         layout_fingerprint: u64,
         inputs: usize,
         variant: String,

@@ -1,0 +1,274 @@
+//! Training positions, read once into a compact form: per position the active
+//! inputs of both perspectives (the side to move's first), its output bucket,
+//! its score and result from the side to move's view. Epochs then never parse a
+//! FEN again.
+//!
+//! The files are lines `FEN;SCORE;RESULT;BESTMOVE` (what `menagerie selfplay`
+//! writes and `menagerie tune` reads): SCORE in centipawns for the side to move,
+//! RESULT for White (1, 0.5, 0), `#` lines are comments. As for tuning, only
+//! quiet positions are kept: the side to move is not in check and the move
+//! played neither captures nor promotes (a static evaluation cannot see an
+//! exchange in progress, and a label from the middle of one teaches it noise).
+
+use super::TrainError;
+use crate::board::{Position, Ruleset};
+use crate::movegen::notation;
+use crate::nnue::Layout;
+use crate::types::{Color, MoveKind, RankNumbering, absorb, mix64};
+use std::path::Path;
+use std::sync::Arc;
+
+/// One position as the trainer uses it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// Where its inputs start in [`Dataset::features`].
+    pub start: u32,
+    /// How many of them belong to the side to move's perspective (the rest, up to
+    /// the next sample's start, to the other side's).
+    pub own: u16,
+    pub other: u16,
+    pub stm: Color,
+    pub bucket: u8,
+    /// Centipawns, the side to move's view.
+    pub score: f32,
+    /// The game's result for the side to move (1 win, 0.5 draw, 0 loss).
+    pub result: f32,
+}
+
+/// What one data file gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileCount {
+    pub file: String,
+    /// Positions kept (quiet), and positions left out as not quiet.
+    pub kept: usize,
+    pub noisy: usize,
+}
+
+/// Every kept position of the data files, split into training and held-out sets.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    /// The active inputs of all samples, one after another.
+    pub features: Vec<u32>,
+    pub train: Vec<Sample>,
+    pub held_out: Vec<Sample>,
+    pub files: Vec<FileCount>,
+    pub games: u32,
+}
+
+/// Which output bucket `pieces` pieces on the board fall in: the engine's rule
+/// (`Net::bucket`), written here for a net that does not exist yet.
+pub fn bucket_of(layout: &Layout, buckets: usize, pieces: u32) -> usize {
+    (pieces as usize * buckets / (layout.start_pieces() as usize + 1)).min(buckets - 1)
+}
+
+/// Whether game `game` is held out: one in `holdout`, chosen by a hash of the
+/// seed and the game's number (whole games, so that near-identical positions of
+/// one game do not sit on both sides).
+pub fn is_held_out(seed: u64, holdout: u32, game: u32) -> bool {
+    holdout > 0 && mix64(absorb(absorb(0x4F1D, seed), game as u64)).is_multiple_of(holdout as u64)
+}
+
+/// What a reader needs besides the text.
+pub struct ReadSettings<'a> {
+    pub rules: &'a Arc<Ruleset>,
+    pub layout: &'a Layout,
+    pub buckets: usize,
+    pub holdout: u32,
+    pub seed: u64,
+}
+
+impl Dataset {
+    /// Read the files in order (a game never spans two files).
+    pub fn read_files(files: &[impl AsRef<Path>], s: &ReadSettings) -> Result<Dataset, TrainError> {
+        let mut data = Dataset::default();
+        for f in files {
+            let path = f.as_ref();
+            let name = path.display().to_string();
+            let text = std::fs::read_to_string(path).map_err(|source| TrainError::Io {
+                file: name.clone(),
+                source,
+            })?;
+            data.add_text(&name, &text, s)?;
+        }
+        Ok(data)
+    }
+
+    /// Add the positions of `text`, the contents of `file`. A game ends at a
+    /// `# game` marker line, where the move number goes back, or where the result
+    /// changes (files without markers).
+    pub fn add_text(&mut self, file: &str, text: &str, s: &ReadSettings) -> Result<(), TrainError> {
+        let mut count = FileCount {
+            file: file.to_string(),
+            kept: 0,
+            noisy: 0,
+        };
+        let mut game = self.games;
+        let mut in_game = false;
+        let mut last: Option<(u32, f32)> = None;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.starts_with("# game") {
+                if in_game {
+                    game += 1;
+                    in_game = false;
+                }
+                last = None;
+                continue;
+            }
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let parsed = parse_line(s.rules, line).map_err(|problem| TrainError::Line {
+                file: file.to_string(),
+                line: i + 1,
+                problem,
+            })?;
+            if let Some((m, r)) = last
+                && (parsed.fullmove < m || parsed.result_white != r)
+                && in_game
+            {
+                game += 1;
+            }
+            in_game = true;
+            last = Some((parsed.fullmove, parsed.result_white));
+            let Some(pos) = parsed.quiet else {
+                count.noisy += 1;
+                continue;
+            };
+            let sample = self.push_features(&pos, parsed.score, parsed.result_white, s)?;
+            if is_held_out(s.seed, s.holdout, game) {
+                self.held_out.push(sample);
+            } else {
+                self.train.push(sample);
+            }
+            count.kept += 1;
+        }
+        if in_game {
+            game += 1;
+        }
+        self.games = game;
+        self.files.push(count);
+        Ok(())
+    }
+
+    fn push_features(
+        &mut self,
+        pos: &Position,
+        score: f32,
+        result_white: f32,
+        s: &ReadSettings,
+    ) -> Result<Sample, TrainError> {
+        let start = self.features.len();
+        let stm = pos.side_to_move();
+        let features = &mut self.features;
+        s.layout
+            .for_each_active(pos, stm, |i| features.push(i as u32));
+        let own = features.len() - start;
+        s.layout
+            .for_each_active(pos, stm.flip(), |i| features.push(i as u32));
+        let other = features.len() - start - own;
+        let start = u32::try_from(start).map_err(|_| TrainError::TooMuchData)?;
+        let bucket = bucket_of(s.layout, s.buckets, pos.occupied().count()) as u8;
+        Ok(Sample {
+            start,
+            own: own as u16,
+            other: other as u16,
+            stm,
+            bucket,
+            score,
+            result: if stm == Color::White {
+                result_white
+            } else {
+                1.0 - result_white
+            },
+        })
+    }
+
+    /// The inputs of `s`: the side to move's perspective, then the other's.
+    #[inline]
+    pub fn inputs(&self, s: &Sample) -> (&[u32], &[u32]) {
+        let a = s.start as usize;
+        let b = a + s.own as usize;
+        (
+            &self.features[a..b],
+            &self.features[b..b + s.other as usize],
+        )
+    }
+
+    /// All positions kept, training and held out.
+    pub fn len(&self) -> usize {
+        self.train.len() + self.held_out.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// What is wrong with a line of a data file.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LineProblem {
+    #[error("expected FEN;SCORE;RESULT;BESTMOVE")]
+    Fields,
+    #[error("bad score '{0}' (centipawns expected)")]
+    Score(String),
+    #[error("bad result '{0}' (1, 0.5 or 0 expected)")]
+    Result(String),
+    #[error("bad FEN: {0}")]
+    Fen(String),
+    #[error("bad move '{0}': {1}")]
+    Move(String, String),
+}
+
+struct Parsed {
+    /// The position, where it is quiet.
+    quiet: Option<Position>,
+    score: f32,
+    result_white: f32,
+    fullmove: u32,
+}
+
+fn parse_line(rules: &Arc<Ruleset>, line: &str) -> Result<Parsed, LineProblem> {
+    let fields: Vec<&str> = line.split(';').collect();
+    let [fen, score, result, best] = fields[..] else {
+        return Err(LineProblem::Fields);
+    };
+    let score: f32 = score
+        .trim()
+        .parse()
+        .ok()
+        .filter(|x: &f32| x.is_finite())
+        .ok_or_else(|| LineProblem::Score(score.to_string()))?;
+    let result_white = match result.trim() {
+        "1" | "1.0" => 1.0,
+        "0" | "0.0" => 0.0,
+        "0.5" => 0.5,
+        r => return Err(LineProblem::Result(r.to_string())),
+    };
+    let fen = fen.trim();
+    let mut pos = Position::from_fen(rules, fen).map_err(|e| LineProblem::Fen(e.to_string()))?;
+    let fullmove = fen
+        .split_whitespace()
+        .last()
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(0);
+    let m = notation::parse_move(&mut pos, best.trim(), RankNumbering::FromOne)
+        .map_err(|e| LineProblem::Move(best.trim().to_string(), e.to_string()))?;
+    let us = pos.side_to_move();
+    let captures = (m.kind() != MoveKind::Drop && {
+        let victim = pos.piece_at(m.to());
+        victim.is_some() && !victim.is_wall() && victim.color() != us
+    }) || m.extras().any(|(_, captured)| captured);
+    let noisy = pos.in_check()
+        || captures
+        || matches!(
+            m.kind(),
+            MoveKind::Promotion | MoveKind::PiecePromotion | MoveKind::EnPassant
+        );
+    Ok(Parsed {
+        quiet: (!noisy).then_some(pos),
+        score,
+        result_white,
+        fullmove,
+    })
+}

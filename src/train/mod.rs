@@ -1,0 +1,61 @@
+//! The trainer of the learned evaluation: fits a float model of the engine's net
+//! (docs/nnue.md) to labelled positions on the CPU and writes the quantised net.
+//!
+//! - `data` reads the positions once into their active inputs;
+//! - `model` is the float net, its initialisation, clip and quantisation;
+//! - `gradient` computes mini-batch gradients over the rayon pool, summed in a
+//!   fixed order, and steps Adam;
+//! - `checkpoint` saves and resumes a run after every epoch;
+//! - `run` is the loop over epochs, with the held-out loss and the provenance.
+//!
+//! The loss is the squared error between the model's winning chance
+//! `σ(out * scale / K)` and the label `(1 - λ)·σ(score / K) + λ·result`, both for
+//! the side to move, with `K` = [`model::K_CP`]. Nothing here depends on a
+//! variant's name: the layout, the buckets and the bounds come from its board,
+//! pieces and hands.
+
+pub mod checkpoint;
+pub mod data;
+pub mod gradient;
+pub mod model;
+mod run;
+
+pub use data::{Dataset, LineProblem, ReadSettings, Sample};
+pub use model::{Bounds, K_CP, Model, Shape};
+pub use run::{EpochReport, Options, Summary, TrainRun, held_out_text, max_active_inputs, train};
+
+use thiserror::Error;
+
+/// Why training could not run or finish; each names the file, line or setting.
+#[derive(Debug, Error)]
+pub enum TrainError {
+    #[error("{file}: {source}")]
+    Io {
+        file: String,
+        source: std::io::Error,
+    },
+    #[error("{file}:{line}: {problem}")]
+    Line {
+        file: String,
+        line: usize,
+        problem: LineProblem,
+    },
+    #[error(
+        "no training positions in the data (every kept position is held out, or none is quiet)"
+    )]
+    NoPositions,
+    #[error("the data have more than 2^32 inputs in all; split them")]
+    TooMuchData,
+    #[error("{file}: {reason}")]
+    Checkpoint { file: String, reason: String },
+    #[error("--{option} is {value}: {reason}")]
+    BadOption {
+        option: &'static str,
+        value: String,
+        reason: &'static str,
+    },
+    #[error("cannot start {threads} threads: {reason}")]
+    Threads { threads: usize, reason: String },
+    #[error("{0}")]
+    Net(#[from] crate::nnue::NetError),
+}

@@ -1,0 +1,340 @@
+//! A training run: read the data, resume or start the model, train epoch after
+//! epoch (a checkpoint after each), quantise and write the net with its
+//! provenance.
+
+use super::TrainError;
+use super::checkpoint::Checkpoint;
+use super::data::{Dataset, ReadSettings, Sample};
+use super::gradient::{Adam, Stepper, mean_loss};
+use super::model::{Bounds, Model, Shape};
+use crate::board::Ruleset;
+use crate::nnue::format::{MAX_BUCKETS, MAX_HIDDEN};
+use crate::nnue::{Layout, Net};
+use crate::types::{PieceType, SplitMix64, absorb, mix64, splitmix64};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The settings of a run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub hidden: usize,
+    pub buckets: usize,
+    /// Epochs in all (a resumed run does those still missing).
+    pub epochs: u32,
+    pub batch: usize,
+    /// Adam's step size (constant: a schedule over the total epochs would make a
+    /// run resumed with more epochs differ from one planned with them).
+    pub lr: f32,
+    /// Weight of the game result in the label.
+    pub lambda: f32,
+    /// One game in this many is held out (0: none).
+    pub holdout: u32,
+    pub seed: u64,
+    /// Threads of the pool (0: one per core). The net does not depend on it.
+    pub threads: usize,
+    /// Draw a progress bar on stderr.
+    pub progress: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hidden: 256,
+            buckets: 1,
+            epochs: 10,
+            batch: 16384,
+            lr: 0.001,
+            lambda: 0.2,
+            holdout: 10,
+            seed: 1,
+            threads: 0,
+            progress: false,
+        }
+    }
+}
+
+/// What to train on and where to write.
+pub struct TrainRun<'a> {
+    pub rules: &'a Arc<Ruleset>,
+    pub data: &'a [PathBuf],
+    pub out: &'a Path,
+    pub options: Options,
+    /// The command, for the provenance.
+    pub command_line: String,
+    /// Extra provenance text (`--provenance`).
+    pub note: Option<String>,
+}
+
+/// One epoch's figures.
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    pub epoch: u32,
+    pub epochs: u32,
+    /// Mean loss over the epoch's batches (each before its step).
+    pub train_loss: f64,
+    /// `None` where nothing is held out.
+    pub held_out_loss: Option<f64>,
+    pub positions_per_second: f64,
+}
+
+/// What a run made.
+pub struct Summary {
+    pub model: Model,
+    pub net: Net,
+    pub data: Dataset,
+    /// Epochs trained by this call (the rest came from the checkpoint).
+    pub epochs_trained: u32,
+    /// The last epoch's train and held-out losses.
+    pub losses: (f64, f64),
+    pub checkpoint: PathBuf,
+}
+
+/// The most inputs of one perspective that can be on together: one per square
+/// (a piece or a wall) and each hand slot of either side.
+pub fn max_active_inputs(rules: &Ruleset, layout: &Layout) -> usize {
+    let squares = rules.variant.geometry.num_squares();
+    let slots: usize = (0..layout.types())
+        .map(|t| layout.hand_slots(t as PieceType) as usize)
+        .sum();
+    squares + 2 * slots
+}
+
+fn check_options(o: &Options) -> Result<(), TrainError> {
+    let bad = |option, value: String, reason| {
+        Err(TrainError::BadOption {
+            option,
+            value,
+            reason,
+        })
+    };
+    if o.hidden == 0 || o.hidden > MAX_HIDDEN as usize {
+        return bad("hidden", o.hidden.to_string(), "must be 1..=4096");
+    }
+    if o.buckets == 0 || o.buckets > MAX_BUCKETS as usize {
+        return bad("buckets", o.buckets.to_string(), "must be 1..=64");
+    }
+    if o.batch == 0 {
+        return bad("batch", "0".into(), "must be at least 1");
+    }
+    if !(o.lr.is_finite() && o.lr > 0.0) {
+        return bad("lr", o.lr.to_string(), "must be a positive number");
+    }
+    if !(0.0..=1.0).contains(&o.lambda) {
+        return bad("lambda", o.lambda.to_string(), "must be within 0..=1");
+    }
+    Ok(())
+}
+
+/// A hash of everything that shapes the training except the number of epochs:
+/// the layout, the sizes and settings, and the data themselves.
+fn run_key(layout: &Layout, o: &Options, data: &Dataset) -> u64 {
+    let mut h = absorb(0x0074_7261_696E, layout.fingerprint());
+    for w in [
+        o.hidden as u64,
+        o.buckets as u64,
+        o.batch as u64,
+        o.lr.to_bits() as u64,
+        o.lambda.to_bits() as u64,
+        o.holdout as u64,
+        o.seed,
+        data.train.len() as u64,
+        data.held_out.len() as u64,
+    ] {
+        h = absorb(h, w);
+    }
+    for &f in &data.features {
+        h = absorb(h, f as u64);
+    }
+    for s in data.train.iter().chain(&data.held_out) {
+        h = absorb(
+            h,
+            s.score.to_bits() as u64 ^ ((s.result.to_bits() as u64) << 32),
+        );
+    }
+    mix64(h)
+}
+
+/// Fisher-Yates from `seed`.
+fn shuffle(order: &mut [Sample], seed: u64) {
+    let mut rng = SplitMix64::new(seed);
+    for i in (1..order.len()).rev() {
+        let j = rng.below(i + 1);
+        order.swap(i, j);
+    }
+}
+
+fn progress_bar(total: u64, show: bool) -> ProgressBar {
+    let target = if show {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(total), target);
+    if let Ok(style) =
+        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} batches, ETA {eta}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+/// Train as `run` says, reporting each epoch to `report`, and write the net.
+pub fn train(
+    run: &TrainRun,
+    report: &mut (dyn FnMut(&EpochReport) + Send),
+) -> Result<Summary, TrainError> {
+    let o = &run.options;
+    check_options(o)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(o.threads)
+        .build()
+        .map_err(|e| TrainError::Threads {
+            threads: o.threads,
+            reason: e.to_string(),
+        })?;
+    pool.install(|| train_in_pool(run, report))
+}
+
+fn train_in_pool(
+    run: &TrainRun,
+    report: &mut (dyn FnMut(&EpochReport) + Send),
+) -> Result<Summary, TrainError> {
+    let o = &run.options;
+    let layout = Layout::new(run.rules);
+    let bounds = Bounds::new(max_active_inputs(run.rules, &layout));
+    let settings = ReadSettings {
+        rules: run.rules,
+        layout: &layout,
+        buckets: o.buckets,
+        holdout: o.holdout,
+        seed: o.seed,
+    };
+    let data = Dataset::read_files(run.data, &settings)?;
+    if data.train.is_empty() {
+        return Err(TrainError::NoPositions);
+    }
+    let shape = Shape {
+        inputs: layout.inputs(),
+        hidden: o.hidden,
+        buckets: o.buckets,
+    };
+    let key = run_key(&layout, o, &data);
+    let mut ckpt_path = run.out.as_os_str().to_owned();
+    ckpt_path.push(".ckpt");
+    let ckpt_path = PathBuf::from(ckpt_path);
+    let mut model = Model::new(shape, o.seed, bounds);
+    model.clip(bounds);
+    let mut state = match Checkpoint::load(&ckpt_path, key, &model, o.lr)? {
+        Some(c) => c,
+        None => Checkpoint {
+            key,
+            epochs_done: 0,
+            shuffle_seed: splitmix64(o.seed ^ 0x5348_5546),
+            losses: (f64::NAN, f64::NAN),
+            adam: Adam::new(shape.len(), o.lr),
+            model,
+        },
+    };
+    let first = state.epochs_done;
+    let batches = data.train.len().div_ceil(o.batch) as u64;
+    let bar = progress_bar(batches * o.epochs.saturating_sub(first) as u64, o.progress);
+    let mut stepper = Stepper::new(shape, o.batch.min(data.train.len()));
+    let mut order = data.train.clone();
+    for epoch in first..o.epochs {
+        let started = Instant::now();
+        order.copy_from_slice(&data.train);
+        shuffle(&mut order, state.shuffle_seed);
+        let mut loss = 0.0;
+        for batch in order.chunks(o.batch) {
+            loss += stepper.step(&mut state.model, &mut state.adam, &data, batch, o.lambda);
+            state.model.clip(bounds);
+            bar.inc(1);
+        }
+        let train_loss = loss / order.len() as f64;
+        // NaN stands for "nothing held out" in the checkpoint and provenance.
+        let held = if data.held_out.is_empty() {
+            f64::NAN
+        } else {
+            mean_loss(&state.model, &data, &data.held_out, o.lambda)
+        };
+        let seconds = started.elapsed().as_secs_f64().max(1e-9);
+        state.epochs_done = epoch + 1;
+        state.shuffle_seed = splitmix64(state.shuffle_seed);
+        state.losses = (train_loss, held);
+        state.save(&ckpt_path)?;
+        bar.set_message(format!(
+            "epoch {}/{} loss {train_loss:.6} held-out {held:.6}",
+            epoch + 1,
+            o.epochs
+        ));
+        let r = EpochReport {
+            epoch: epoch + 1,
+            epochs: o.epochs,
+            train_loss,
+            held_out_loss: (!held.is_nan()).then_some(held),
+            positions_per_second: order.len() as f64 / seconds,
+        };
+        // The bar steps aside so that the report's lines do not tear it.
+        bar.suspend(|| report(&r));
+    }
+    bar.finish_and_clear();
+    let provenance = provenance(run, &data, &state);
+    let net = state
+        .model
+        .quantise(&layout, &run.rules.variant.name, provenance, bounds);
+    net.save(run.out)?;
+    Ok(Summary {
+        model: state.model,
+        net,
+        data,
+        epochs_trained: o.epochs.saturating_sub(first),
+        losses: state.losses,
+        checkpoint: ckpt_path,
+    })
+}
+
+/// A held-out loss, or "none" (NaN: nothing held out).
+pub fn held_out_text(loss: f64) -> String {
+    if loss.is_nan() {
+        "none".to_string()
+    } else {
+        format!("{loss:.6}")
+    }
+}
+
+/// How the net was made: enough to make it again.
+fn provenance(run: &TrainRun, data: &Dataset, state: &Checkpoint) -> String {
+    let o = &run.options;
+    let files: Vec<String> = data
+        .files
+        .iter()
+        .map(|f| format!("{} ({} positions, {} not quiet)", f.file, f.kept, f.noisy))
+        .collect();
+    let mut text = format!(
+        "{}\nmenagerie train: seed {}, hidden {}, buckets {}, epochs {}, batch {}, lr {}, \
+         lambda {}, holdout 1 game in {} ({} games; {} train, {} held-out positions)\n\
+         data: {}\nfinal loss: train {:.6}, held-out {}",
+        run.command_line,
+        o.seed,
+        o.hidden,
+        o.buckets,
+        state.epochs_done,
+        o.batch,
+        o.lr,
+        o.lambda,
+        o.holdout,
+        data.games,
+        data.train.len(),
+        data.held_out.len(),
+        files.join(", "),
+        state.losses.0,
+        held_out_text(state.losses.1),
+    );
+    if let Some(note) = &run.note {
+        text.push('\n');
+        text.push_str(note);
+    }
+    text
+}
