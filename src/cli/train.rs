@@ -32,8 +32,9 @@ pub struct TrainArgs {
     /// Epochs in all (a resumed run trains the missing ones).
     #[arg(long, default_value_t = Options::default().epochs)]
     epochs: u32,
-    /// Positions per mini-batch.
-    #[arg(long, default_value_t = Options::default().batch)]
+    /// Positions per mini-batch (default: the training positions / 64, from 256 to
+    /// 16384, so that an epoch makes about 64 steps).
+    #[arg(long, default_value_t = Options::default().batch, hide_default_value = true)]
     batch: usize,
     /// Adam's step size.
     #[arg(long, default_value_t = Options::default().lr)]
