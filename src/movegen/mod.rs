@@ -3,6 +3,7 @@
 //! [`rules`](crate::rules)'.
 
 pub mod bench_piece;
+pub mod labelled;
 mod list;
 pub mod notation;
 mod perft;

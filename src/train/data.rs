@@ -3,18 +3,15 @@
 //! its score and result from the side to move's view. Epochs then never parse a
 //! FEN again.
 //!
-//! The files are lines `FEN;SCORE;RESULT;BESTMOVE` (what `menagerie selfplay`
-//! writes and `menagerie tune` reads): SCORE in centipawns for the side to move,
-//! RESULT for White (1, 0.5, 0), `#` lines are comments. As for tuning, only
-//! quiet positions are kept: the side to move is not in check and the move
-//! played neither captures nor promotes (a static evaluation cannot see an
-//! exchange in progress, and a label from the middle of one teaches it noise).
+//! The files are labelled positions ([`crate::movegen::labelled`]: the lines
+//! `menagerie selfplay` writes and `menagerie tune` reads); as for tuning, only
+//! quiet positions are kept.
 
 use super::TrainError;
 use crate::board::{Position, Ruleset};
-use crate::movegen::notation;
+use crate::movegen::labelled::{GameCounter, parse_line};
 use crate::nnue::Layout;
-use crate::types::{Color, MoveKind, RankNumbering, absorb, mix64};
+use crate::types::{Color, absorb, mix64};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -102,40 +99,32 @@ impl Dataset {
             kept: 0,
             noisy: 0,
         };
-        let mut game = self.games;
-        let mut in_game = false;
-        let mut last: Option<(u32, f32)> = None;
+        let mut games = GameCounter::after(self.games);
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.starts_with("# game") {
-                if in_game {
-                    game += 1;
-                    in_game = false;
-                }
-                last = None;
+                games.marker();
                 continue;
             }
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let parsed = parse_line(s.rules, line).map_err(|problem| TrainError::Line {
+            let read = parse_line(s.rules, line).map_err(|problem| TrainError::Line {
                 file: file.to_string(),
                 line: i + 1,
                 problem,
             })?;
-            if let Some((m, r)) = last
-                && (parsed.fullmove < m || parsed.result_white != r)
-                && in_game
-            {
-                game += 1;
-            }
-            in_game = true;
-            last = Some((parsed.fullmove, parsed.result_white));
-            let Some(pos) = parsed.quiet else {
+            let game = games.position(&read);
+            if !read.quiet {
                 count.noisy += 1;
                 continue;
-            };
-            let sample = self.push_features(&pos, parsed.score, parsed.result_white, s)?;
+            }
+            let sample = self.push_features(
+                &read.position,
+                read.score as f32,
+                read.result_white as f32,
+                s,
+            )?;
             if is_held_out(s.seed, s.holdout, game) {
                 self.held_out.push(sample);
             } else {
@@ -143,10 +132,7 @@ impl Dataset {
             }
             count.kept += 1;
         }
-        if in_game {
-            game += 1;
-        }
-        self.games = game;
+        self.games = games.games();
         self.files.push(count);
         Ok(())
     }
@@ -203,72 +189,4 @@ impl Dataset {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-}
-
-/// What is wrong with a line of a data file.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum LineProblem {
-    #[error("expected FEN;SCORE;RESULT;BESTMOVE")]
-    Fields,
-    #[error("bad score '{0}' (centipawns expected)")]
-    Score(String),
-    #[error("bad result '{0}' (1, 0.5 or 0 expected)")]
-    Result(String),
-    #[error("bad FEN: {0}")]
-    Fen(String),
-    #[error("bad move '{0}': {1}")]
-    Move(String, String),
-}
-
-struct Parsed {
-    /// The position, where it is quiet.
-    quiet: Option<Position>,
-    score: f32,
-    result_white: f32,
-    fullmove: u32,
-}
-
-fn parse_line(rules: &Arc<Ruleset>, line: &str) -> Result<Parsed, LineProblem> {
-    let fields: Vec<&str> = line.split(';').collect();
-    let [fen, score, result, best] = fields[..] else {
-        return Err(LineProblem::Fields);
-    };
-    let score: f32 = score
-        .trim()
-        .parse()
-        .ok()
-        .filter(|x: &f32| x.is_finite())
-        .ok_or_else(|| LineProblem::Score(score.to_string()))?;
-    let result_white = match result.trim() {
-        "1" | "1.0" => 1.0,
-        "0" | "0.0" => 0.0,
-        "0.5" => 0.5,
-        r => return Err(LineProblem::Result(r.to_string())),
-    };
-    let fen = fen.trim();
-    let mut pos = Position::from_fen(rules, fen).map_err(|e| LineProblem::Fen(e.to_string()))?;
-    let fullmove = fen
-        .split_whitespace()
-        .last()
-        .and_then(|x| x.parse().ok())
-        .unwrap_or(0);
-    let m = notation::parse_move(&mut pos, best.trim(), RankNumbering::FromOne)
-        .map_err(|e| LineProblem::Move(best.trim().to_string(), e.to_string()))?;
-    let us = pos.side_to_move();
-    let captures = (m.kind() != MoveKind::Drop && {
-        let victim = pos.piece_at(m.to());
-        victim.is_some() && !victim.is_wall() && victim.color() != us
-    }) || m.extras().any(|(_, captured)| captured);
-    let noisy = pos.in_check()
-        || captures
-        || matches!(
-            m.kind(),
-            MoveKind::Promotion | MoveKind::PiecePromotion | MoveKind::EnPassant
-        );
-    Ok(Parsed {
-        quiet: (!noisy).then_some(pos),
-        score,
-        result_white,
-        fullmove,
-    })
 }

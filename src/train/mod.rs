@@ -20,7 +20,8 @@ pub mod gradient;
 pub mod model;
 mod run;
 
-pub use data::{Dataset, LineProblem, ReadSettings, Sample};
+pub use crate::movegen::labelled::LineProblem;
+pub use data::{Dataset, ReadSettings, Sample};
 pub use model::{Bounds, K_CP, Model, Shape};
 pub use run::{EpochReport, Options, Summary, TrainRun, held_out_text, max_active_inputs, train};
 

@@ -31,8 +31,9 @@ use super::terms::GlobalTerm;
 use super::trace::Recorded;
 use super::{DANGER_DIVISOR, Evaluator, PHASE_MAX, SCALE_ONE};
 use crate::board::Position;
-use crate::movegen::notation;
-use crate::types::{Color, MoveKind, RankNumbering};
+pub use crate::movegen::labelled::LineProblem;
+use crate::movegen::labelled::{GameCounter, Labelled, parse_line};
+use crate::types::Color;
 
 /// The settings of a fit.
 #[derive(Clone, Debug)]
@@ -94,28 +95,22 @@ impl Data {
     /// Read `text` (the contents of `file`), tracing each quiet position with `eval`.
     pub fn read(eval: &Evaluator, file: &str, text: &str, holdout: u32) -> Data {
         let mut data = Data::default();
-        let mut game = 0u32;
-        let mut last: Option<(u32, String)> = None;
+        let mut games = GameCounter::default();
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
+            if line.starts_with("# game") {
+                games.marker();
+                continue;
+            }
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
             data.lines += 1;
-            match read_line(eval, line) {
-                Ok(Parsed {
-                    sample,
-                    fullmove,
-                    result,
-                }) => {
-                    // A new game: the move number goes back, or the result changes.
-                    if let Some((m, r)) = &last
-                        && (fullmove < *m || result != *r)
-                    {
-                        game += 1;
-                    }
-                    last = Some((fullmove, result));
-                    if let Some(mut s) = sample {
+            match parse_line(eval.rules(), line) {
+                Ok(read) => {
+                    let game = games.position(&read);
+                    if read.quiet {
+                        let mut s = sample(eval, &read);
                         s.held_out = holdout > 0 && game % holdout == holdout - 1;
                         data.samples.push(s);
                     } else {
@@ -134,7 +129,7 @@ impl Data {
                 }
             }
         }
-        data.games = if last.is_some() { game + 1 } else { 0 };
+        data.games = games.games();
         data
     }
 
@@ -162,83 +157,24 @@ pub struct LineError {
     pub problem: LineProblem,
 }
 
-/// What is wrong with a line of a data file.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum LineProblem {
-    #[error("expected FEN;SCORE;RESULT;BESTMOVE")]
-    Fields,
-    #[error("bad score '{0}'")]
-    Score(String),
-    #[error("bad result '{0}'")]
-    Result(String),
-    #[error("bad FEN: {0}")]
-    Fen(String),
-    #[error("bad move '{0}': {1}")]
-    Move(String, String),
-}
-
-struct Parsed {
-    /// `None` when the position is not quiet.
-    sample: Option<Sample>,
-    fullmove: u32,
-    result: String,
-}
-
-fn read_line(eval: &Evaluator, line: &str) -> Result<Parsed, LineProblem> {
-    let fields: Vec<&str> = line.split(';').collect();
-    let [fen, score, result, best] = fields[..] else {
-        return Err(LineProblem::Fields);
-    };
-    let score: f64 = score
-        .trim()
-        .parse()
-        .map_err(|_| LineProblem::Score(score.to_string()))?;
-    let result_value: f64 = match result.trim() {
-        "1" => 1.0,
-        "0" => 0.0,
-        "0.5" => 0.5,
-        r => return Err(LineProblem::Result(r.to_string())),
-    };
-    let mut pos = Position::from_fen(eval.rules(), fen.trim())
-        .map_err(|e| LineProblem::Fen(format!("{e:?}")))?;
-    let fullmove = fen
-        .split_whitespace()
-        .last()
-        .and_then(|x| x.parse().ok())
-        .unwrap_or(0);
-    let m = notation::parse_move(&mut pos, best.trim(), RankNumbering::FromOne)
-        .map_err(|e| LineProblem::Move(best.to_string(), e.to_string()))?;
-    let us = pos.side_to_move();
-    let captures = (m.kind() != MoveKind::Drop && {
-        let victim = pos.piece_at(m.to());
-        victim.is_some() && victim.color() != us
-    }) || m.extras().any(|(_, captured)| captured);
-    let noisy = pos.in_check()
-        || captures
-        || matches!(
-            m.kind(),
-            MoveKind::Promotion | MoveKind::PiecePromotion | MoveKind::EnPassant
-        );
-    let sample = if noisy {
-        None
-    } else {
-        let mut trace = Recorded::default();
-        eval.evaluate_traced(&pos, -super::LAZY_OFF, super::LAZY_OFF, &mut trace);
-        trace.compact();
-        let white = us == Color::White;
-        Some(Sample {
-            trace,
-            result: result_value,
-            score: if white { score } else { -score },
-            label: result_value,
-            held_out: false,
-        })
-    };
-    Ok(Parsed {
-        sample,
-        fullmove,
-        result: result.trim().to_string(),
-    })
+/// A quiet position traced by `eval`, its score turned to White's view.
+fn sample(eval: &Evaluator, read: &Labelled) -> Sample {
+    let mut trace = Recorded::default();
+    eval.evaluate_traced(
+        &read.position,
+        -super::LAZY_OFF,
+        super::LAZY_OFF,
+        &mut trace,
+    );
+    trace.compact();
+    let white = read.position.side_to_move() == Color::White;
+    Sample {
+        trace,
+        result: read.result_white,
+        score: if white { read.score } else { -read.score },
+        label: read.result_white,
+        held_out: false,
+    }
 }
 
 #[inline]
