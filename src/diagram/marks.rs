@@ -124,6 +124,21 @@ pub struct Mark {
     pub unsettled: bool,
 }
 
+impl Mark {
+    /// A mark of `kinds` alone on square 0, as a legend or a page's script draws it:
+    /// no path, no target text.
+    pub fn sample(kinds: Vec<Kind>) -> Mark {
+        Mark {
+            square: 0,
+            path: Vec::new(),
+            kinds,
+            is_target: false,
+            text: None,
+            unsettled: false,
+        }
+    }
+}
+
 /// The marks of the moves of the piece on `origin` in `pos`. `moves` are its
 /// pseudo-legal moves with their texts (if any); moves with the same text (promotions
 /// to different pieces) make one mark.

@@ -150,19 +150,7 @@ pub fn variant_page(rules: &Arc<Ruleset>) -> String {
             .map(|(_, k)| k)
             .collect();
         let mut s = String::new();
-        svg::mark(
-            &mut s,
-            one,
-            0,
-            &Mark {
-                square: 0,
-                path: Vec::new(),
-                kinds,
-                is_target: false,
-                text: None,
-                unsettled: false,
-            },
-        );
+        svg::mark(&mut s, one, 0, &Mark::sample(kinds));
         let _ = write!(shapes, "{m}:{},", js_string(&s));
     }
     shapes.push('}');

@@ -336,19 +336,7 @@ pub fn kind_sample(k: Kind) -> String {
             },
         );
     }
-    mark(
-        &mut out,
-        g,
-        0,
-        &Mark {
-            square: 0,
-            path: Vec::new(),
-            kinds,
-            is_target: false,
-            text: None,
-            unsettled: false,
-        },
-    );
+    mark(&mut out, g, 0, &Mark::sample(kinds));
     out.push_str("</svg>");
     out
 }
