@@ -72,6 +72,7 @@ fn small_options(epochs: u32, threads: usize) -> Options {
         epochs,
         batch: 512,
         lr: 0.01,
+        lr_decay: 0.8,
         lambda: 0.1,
         holdout: 5,
         seed: 7,
@@ -245,6 +246,15 @@ fn bad_data_is_refused_with_file_and_line() {
         .err()
         .expect("refused");
     assert_eq!(e.to_string(), "--hidden is 0: must be 1..=4096");
+    let mut bad = small_options(1, 1);
+    bad.lr_decay = 1.5;
+    let e = train_to(&data, &dir.join("net.nnue"), bad)
+        .err()
+        .expect("refused");
+    assert_eq!(
+        e.to_string(),
+        "--lr-decay is 1.5: must be within 0 (excluded) and 1"
+    );
 }
 
 /// The model's shape for chess: 768 inputs.
@@ -266,9 +276,9 @@ fn chess_shape() {
     );
 }
 
-/// `menagerie train`: the held-out baselines, a line per epoch, the counts, the net written with the
-/// command line in its provenance; a second run resumes (no epoch left); a
-/// missing data file fails naming it.
+/// `menagerie train`: the held-out baselines, a line per epoch, the counts,
+/// the net written with the command line in its provenance; a second run
+/// resumes (no epoch left); a missing data file fails naming it.
 #[test]
 fn train_command() {
     let dir = scratch("command");
@@ -452,8 +462,9 @@ fn the_best_epoch_is_kept() {
     let files = [data];
     let out = dir.join("net.nnue");
     let mut options = small_options(40, 2);
-    // A step far too large for the data over-fits within a few epochs.
+    // A step far too large for the data, and kept, over-fits within a few epochs.
     options.lr = 0.05;
+    options.lr_decay = 1.0;
     options.patience = 2;
     let run = TrainRun {
         rules: &rules,

@@ -39,6 +39,10 @@ pub struct TrainArgs {
     /// Adam's step size.
     #[arg(long, default_value_t = Options::default().lr)]
     lr: f32,
+    /// The step size's factor per epoch (1: constant; the default makes the
+    /// tenth epoch's step about a tenth of the first's).
+    #[arg(long = "lr-decay", default_value_t = Options::default().lr_decay)]
+    lr_decay: f32,
     /// Weight of the game result in the label; the search score has the rest.
     #[arg(long, default_value_t = Options::default().lambda)]
     lambda: f32,
@@ -72,6 +76,7 @@ pub fn run(args: TrainArgs) -> Outcome {
             epochs: args.epochs,
             batch: args.batch,
             lr: args.lr,
+            lr_decay: args.lr_decay,
             lambda: args.lambda,
             holdout: args.holdout,
             seed: args.seed,

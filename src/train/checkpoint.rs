@@ -102,7 +102,10 @@ impl Checkpoint {
         }
         let version = r.u32().ok_or_else(|| bad("truncated header".into()))?;
         if version != VERSION {
-            return Err(bad(format!("unknown checkpoint version {version}")));
+            return Err(bad(format!(
+                "checkpoint version {version}, this trainer reads version {VERSION}: \
+                 delete it to start afresh"
+            )));
         }
         let header = (|| {
             Some((

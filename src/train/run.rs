@@ -29,9 +29,13 @@ pub struct Options {
     pub epochs: u32,
     /// Positions per mini-batch; 0: from the data ([`batch_for`]).
     pub batch: usize,
-    /// Adam's step size (constant: a schedule over the total epochs would make a
-    /// run resumed with more epochs differ from one planned with them).
+    /// Adam's step size in the first epoch.
     pub lr: f32,
+    /// The step size is multiplied by this after every epoch (epoch `e`, from
+    /// 0, steps `lr * lr_decay^e`; 1: constant). A schedule of the epoch alone,
+    /// not of the epochs planned, so that a run resumed with more epochs makes
+    /// the net of one planned with them.
+    pub lr_decay: f32,
     /// Weight of the game result in the label.
     pub lambda: f32,
     /// One game in this many is held out (0: none).
@@ -54,6 +58,7 @@ impl Default for Options {
             epochs: 10,
             batch: 0,
             lr: 0.001,
+            lr_decay: DEFAULT_LR_DECAY,
             lambda: 0.2,
             holdout: 10,
             seed: 1,
@@ -148,6 +153,13 @@ fn check_options(o: &Options) -> Result<(), TrainError> {
     if !(o.lr.is_finite() && o.lr > 0.0) {
         return bad("lr", o.lr.to_string(), "must be a positive number");
     }
+    if !(o.lr_decay > 0.0 && o.lr_decay <= 1.0) {
+        return bad(
+            "lr-decay",
+            o.lr_decay.to_string(),
+            "must be within 0 (excluded) and 1",
+        );
+    }
     if !(0.0..=1.0).contains(&o.lambda) {
         return bad("lambda", o.lambda.to_string(), "must be within 0..=1");
     }
@@ -179,6 +191,7 @@ fn run_key(layout: &Layout, o: &Options, data: &Dataset) -> u64 {
         o.buckets as u64,
         o.batch as u64,
         o.lr.to_bits() as u64,
+        o.lr_decay.to_bits() as u64,
         o.lambda.to_bits() as u64,
         o.holdout as u64,
         o.seed,
@@ -320,6 +333,7 @@ fn train_in_pool(
         if out_of_patience(&state) {
             break;
         }
+        state.adam.lr = epoch_lr(o, epoch);
         let started = Instant::now();
         order.copy_from_slice(&data.train);
         shuffle(&mut order, state.shuffle_seed);
@@ -385,6 +399,15 @@ fn train_in_pool(
     })
 }
 
+/// The step size's factor per epoch by default: after 10 epochs the step is
+/// about a tenth of the first (0.8^10 = 0.107).
+pub const DEFAULT_LR_DECAY: f32 = 0.8;
+
+/// Adam's step size in epoch `epoch` (from 0).
+fn epoch_lr(o: &Options, epoch: u32) -> f32 {
+    (o.lr as f64 * (o.lr_decay as f64).powi(epoch as i32)) as f32
+}
+
 /// A held-out loss, or "none" (NaN: nothing held out).
 pub fn held_out_text(loss: f64) -> String {
     if loss.is_nan() {
@@ -409,7 +432,7 @@ fn provenance(
         .collect();
     let mut text = format!(
         "{}\nmenagerie train: seed {}, hidden {}, buckets {}, epochs {} (patience {}), \
-         batch {}, lr {}, lambda {}, holdout 1 game in {} ({} games; {} train, {} held-out \
+         batch {}, lr {} (times {} an epoch), lambda {}, holdout 1 game in {} ({} games; {} train, {} held-out \
          positions)\ndata: {}\n",
         run.command_line,
         o.seed,
@@ -419,6 +442,7 @@ fn provenance(
         o.patience,
         o.batch,
         o.lr,
+        o.lr_decay,
         o.lambda,
         o.holdout,
         data.games,
