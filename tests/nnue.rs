@@ -187,6 +187,12 @@ fn malformed_net_files_are_refused_with_their_reason() {
     bad[VERSION_AT..VERSION_AT + 4].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
     let e = refused(&bad, &layout);
     assert!(matches!(e, NetError::UnknownVersion { found, .. } if found == FORMAT_VERSION + 1));
+    // A net of version 1 (before the linear weights) says what to do.
+    bad[VERSION_AT..VERSION_AT + 4].copy_from_slice(&1u32.to_le_bytes());
+    assert_eq!(
+        refused(&bad, &layout).to_string(),
+        "bad.nnue: net format version 1, this engine reads version 2 (an older net: train it again)"
+    );
 
     // Cut anywhere: in the header, the provenance, each block of weights, the
     // last bias. The blocks from the end: output biases (i32 per bucket), output

@@ -270,11 +270,11 @@ fn chess_shape() {
     };
     // Per input 8 feature and 2 linear weights; 8 biases, 2 x 16 output weights, 2 biases.
     assert_eq!(shape.len(), 768 * (8 + 2) + 8 + 2 * 16 + 2);
-    // 64 squares at most: 32767 / 65 = 504 per weight in the net's unit.
-    assert_eq!(
-        Bounds::new(train::max_active_inputs(&rules, &layout)).feature_q,
-        504
-    );
+    // 64 squares at most: 32767 / 65 = 504 per weight in the net's unit, and
+    // (2^31 - 1) / 64 per linear weight, so that no i32 sum of 64 wraps.
+    let bounds = Bounds::new(train::max_active_inputs(&rules, &layout));
+    assert_eq!(bounds.feature_q, 504);
+    assert_eq!(bounds.psqt_q, 33_554_431);
 }
 
 /// `menagerie train`: the held-out baselines, a line per epoch, the counts,
