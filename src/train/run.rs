@@ -432,8 +432,8 @@ fn provenance(
         .collect();
     let mut text = format!(
         "{}\nmenagerie train: seed {}, hidden {}, buckets {}, epochs {} (patience {}), \
-         batch {}, lr {} (times {} an epoch), lambda {}, holdout 1 game in {} ({} games; {} train, {} held-out \
-         positions)\ndata: {}\n",
+         batch {}, lr {} (times {} an epoch), lambda {}, holdout 1 game in {} \
+         ({} games; {} train, {} held-out positions)\ndata: {}\n",
         run.command_line,
         o.seed,
         o.hidden,
