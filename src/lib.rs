@@ -17,10 +17,12 @@
 //! diagram   move diagrams (SVG) and variant pages (HTML) drawn from the compiled rules
 //! nnue      learned evaluation: the input layout from the variant, nets and their
 //!           files, accumulators updated from what each move changed
-//! train     the learned evaluation's trainer: labelled positions read into their inputs,
-//!           a float model of the net fitted by mini-batch Adam over the thread pool,
-//!           checkpoints, quantisation to the engine's net files
 //! eval      evaluation driven by the variant's rules
+//! train     the learned evaluation's trainer: labelled positions read into their inputs,
+//!           a float model of the net (its linear path started from the evaluation's
+//!           piece values) fitted by mini-batch Adam over the thread pool, the
+//!           hand-crafted evaluation's held-out loss to beat, checkpoints, the best
+//!           epoch quantised to the engine's net files
 //! search    iterative deepening, Lazy SMP, transposition table, bench, self-play games
 //! book      opening books
 //! protocol  XBoard/WinBoard (CECP) and UCI sessions over one engine controller; the

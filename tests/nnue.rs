@@ -1,13 +1,14 @@
 //! The learned evaluation's inputs and files: in every built-in variant the
-//! accumulators updated move by move equal those computed from scratch, whatever
-//! the moves did; net files round-trip bit for bit and a damaged or mismatched
+//! accumulators (and their linear PSQT sums) updated move by move equal those
+//! computed from scratch, whatever the moves did; the linear path adds half the
+//! difference of the perspectives' sums; net files round-trip bit for bit and a damaged or mismatched
 //! file is refused with its reason.
 
 use menagerie::board::{Position, Ruleset, check_variant};
 use menagerie::nnue::accumulator::AccumulatorStack;
 use menagerie::nnue::format::FORMAT_VERSION;
 use menagerie::nnue::{Accumulator, Layout, Net, NetError, Nnue, UpdatePath, read_net, write_net};
-use menagerie::types::{MoveKind, MoveList};
+use menagerie::types::{Color, MoveKind, MoveList, RankNumbering};
 use menagerie::variant::VariantSet;
 use std::sync::Arc;
 
@@ -31,10 +32,19 @@ struct Seen {
     kept_after_unmake: u32,
 }
 
-/// Check the stack's accumulator for `pos` against a refresh.
+/// Check the stack's accumulator for `pos` against a refresh: the i16 values
+/// and the i32 linear sums of both perspectives.
 fn check(stack: &mut AccumulatorStack, nnue: &Nnue, pos: &Position, what: &str) -> UpdatePath {
     let fresh = Accumulator::from_position(nnue.net(), nnue.layout(), pos);
     let acc = stack.update(nnue.net(), nnue.layout(), pos);
+    for c in [Color::White, Color::Black] {
+        assert_eq!(
+            acc.psqt(c),
+            fresh.psqt(c),
+            "{what}: {c:?}'s linear sums differ from a refresh at {}",
+            pos.fen()
+        );
+    }
     assert!(
         acc == &fresh,
         "{what}: accumulator differs from a refresh at {}",
@@ -177,15 +187,32 @@ fn malformed_net_files_are_refused_with_their_reason() {
     bad[VERSION_AT..VERSION_AT + 4].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
     let e = refused(&bad, &layout);
     assert!(matches!(e, NetError::UnknownVersion { found, .. } if found == FORMAT_VERSION + 1));
+    // A net of version 1 (before the linear weights) says what to do.
+    bad[VERSION_AT..VERSION_AT + 4].copy_from_slice(&1u32.to_le_bytes());
+    assert_eq!(
+        refused(&bad, &layout).to_string(),
+        "bad.nnue: net format version 1, this engine reads version 2 (an older net: train it again)"
+    );
 
-    // Cut anywhere: in the header, the provenance, the weights, the last bias.
+    // Cut anywhere: in the header, the provenance, each block of weights, the
+    // last bias. The blocks from the end: output biases (i32 per bucket), output
+    // weights (i16, 2H per bucket), PSQT weights (i32, B per input), feature
+    // biases and weights (i16).
     let name_len = u32::from_le_bytes(good[NAME_AT..NAME_AT + 4].try_into().unwrap()) as usize;
     let prov_at = NAME_AT + 4 + name_len + 16;
+    let (n, h, b) = (layout.inputs(), net.hidden, net.buckets);
+    let output_weights_at = good.len() - 4 * b - 2 * b * 2 * h;
+    let psqt_at = output_weights_at - 4 * n * b;
+    let feature_bias_at = psqt_at - 2 * h;
     for (cut, field) in [
         (4, "the magic"),
         (FINGERPRINT_AT + 3, "the layout fingerprint"),
         (prov_at + 6, "the provenance"),
-        (good.len() / 2, "the feature weights"),
+        (feature_bias_at - 7, "the feature weights"),
+        (feature_bias_at + 1, "the feature biases"),
+        (psqt_at + 4 * n, "the PSQT weights"),
+        (output_weights_at - 1, "the PSQT weights"),
+        (output_weights_at + 3, "the output weights"),
         (good.len() - 1, "the output biases"),
         (0, "the magic"),
     ] {
@@ -269,10 +296,76 @@ fn constant_chess_net(cp: i32) -> (Arc<Ruleset>, Net) {
     let mut net = Net::random(&layout, "chess", 8, 1);
     net.feature_weights.fill(0);
     net.feature_bias.fill(0);
+    net.psqt_weights.fill(0);
     net.output_weights.fill(0);
     let quant = net.qa as i32 * net.qb as i32;
     net.output_bias[0] = cp * quant / net.scale;
     (rules, net)
+}
+
+/// A net of the linear path alone, material values per piece type (own +, enemy
+/// -, in the output bias's unit): its output is the material difference for the
+/// side to move, in the bucket the pieces on the board choose, and stays so
+/// move by move through captures.
+#[test]
+fn the_linear_path_adds_half_the_difference() {
+    let rules = builtin_rules("chess");
+    let layout = Layout::new(&rules);
+    let mut net = Net::random_bucketed(&layout, "chess", 8, 2, 3);
+    net.feature_weights.fill(0);
+    net.feature_bias.fill(0);
+    net.output_weights.fill(0);
+    net.output_bias.fill(0);
+    // `scale` centipawns are QA * QB in the file: 900 cp is 36720 (exactly).
+    let (qab, scale) = (net.qa as i32 * net.qb as i32, net.scale);
+    let queen = rules.variant.type_of_letter('Q').expect("a queen");
+    let pawn = rules.variant.type_of_letter('P').expect("a pawn");
+    for i in 0..layout.inputs() {
+        let (own, cp) = match layout.kind_of(i) {
+            menagerie::nnue::InputKind::Square { own, piece_type } if piece_type == queen => {
+                (own, 900)
+            }
+            menagerie::nnue::InputKind::Square { own, piece_type } if piece_type == pawn => {
+                (own, 100)
+            }
+            _ => (true, 0),
+        };
+        let sign = if own { 1 } else { -1 };
+        // Bucket 1 (the most pieces) counts double, to tell the buckets apart.
+        net.psqt_weights[2 * i] = sign * cp * qab / scale;
+        net.psqt_weights[2 * i + 1] = 2 * sign * cp * qab / scale;
+    }
+    let nnue = Nnue::new(layout, net);
+    for (fen, cp) in [
+        // 31 pieces: bucket 1; White, without its queen, to move.
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1",
+            -1800,
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1",
+            1800,
+        ),
+        // 5 pieces: bucket 0.
+        ("4k3/8/8/8/8/8/PPP5/3QK3 b - - 0 1", -1200),
+    ] {
+        let pos = Position::from_fen(&rules, fen).expect("fen");
+        assert_eq!(nnue.evaluate(&pos), cp, "{fen}");
+    }
+    // Captures: the incremental sums follow (1. e4 d5 2. exd5 Qxd5).
+    let mut pos = Position::start(&rules);
+    let mut stack = AccumulatorStack::new();
+    for mv in ["e2e4", "d7d5", "e4d5", "d8d5"] {
+        let m = menagerie::movegen::notation::parse_move(&mut pos, mv, RankNumbering::FromOne)
+            .expect("legal");
+        pos.make(m);
+        check(&mut stack, &nnue, &pos, mv);
+    }
+    // Even material, Black's queen on d5, White to move.
+    assert_eq!(nnue.evaluate(&pos), 0);
+    pos.unmake();
+    // White a pawn up, Black to move.
+    assert_eq!(nnue.evaluate(&pos), -200);
 }
 
 /// The evaluator with a net evaluates with it; with a net of another layout it

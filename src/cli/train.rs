@@ -5,7 +5,7 @@
 use super::variants::load_rules;
 use super::{Outcome, fail};
 use crate::eval::tune::command_line;
-use crate::train::{self, Options, TrainRun};
+use crate::train::{self, Options, Progress, TrainRun};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -39,9 +39,17 @@ pub struct TrainArgs {
     /// Adam's step size.
     #[arg(long, default_value_t = Options::default().lr)]
     lr: f32,
+    /// The step size's factor per epoch (1: constant; the default makes the
+    /// tenth epoch's step about a tenth of the first's).
+    #[arg(long = "lr-decay", default_value_t = Options::default().lr_decay)]
+    lr_decay: f32,
     /// Weight of the game result in the label; the search score has the rest.
     #[arg(long, default_value_t = Options::default().lambda)]
     lambda: f32,
+    /// Stop after this many epochs without a lower held-out loss (0: never stop
+    /// early); the net written is always the epoch of the lowest held-out loss.
+    #[arg(long, default_value_t = Options::default().patience)]
+    patience: u32,
     /// Hold out one game in this many (0: none).
     #[arg(long, default_value_t = Options::default().holdout)]
     holdout: u32,
@@ -68,24 +76,32 @@ pub fn run(args: TrainArgs) -> Outcome {
             epochs: args.epochs,
             batch: args.batch,
             lr: args.lr,
+            lr_decay: args.lr_decay,
             lambda: args.lambda,
             holdout: args.holdout,
             seed: args.seed,
+            patience: args.patience,
             threads: args.threads,
             progress: true,
         },
         command_line: command_line(std::env::args().skip(1)),
         note: args.provenance,
     };
-    let summary = train::train(&run, &mut |r| {
-        out!(
-            "epoch {}/{}: train loss {:.6}, held-out loss {}, {:.0} positions/s",
+    let summary = train::train(&run, &mut |p| match p {
+        Progress::Baselines(b) => out!(
+            "held-out loss: hand-crafted eval {:.6}, material {:.6}",
+            b.hand_crafted,
+            b.material
+        ),
+        Progress::Epoch(r) => out!(
+            "epoch {}/{}: train loss {:.6}, held-out loss {} (best: epoch {}), {:.0} positions/s",
             r.epoch,
             r.epochs,
             r.train_loss,
             train::held_out_text(r.held_out_loss.unwrap_or(f64::NAN)),
+            r.best_epoch,
             r.positions_per_second
-        )
+        ),
     })
     .map_err(fail)?;
     for f in &summary.data.files {
@@ -96,7 +112,20 @@ pub fn run(args: TrainArgs) -> Outcome {
         summary.data.train.len(),
         summary.data.held_out.len(),
         summary.epochs_trained,
-        args.epochs
+        summary.epochs_done
+    );
+    if summary.stopped_early {
+        out!(
+            "stopped early: no lower held-out loss in the {} epochs after epoch {}",
+            args.patience,
+            summary.best_epoch
+        );
+    }
+    out!(
+        "the net is epoch {}'s: train loss {:.6}, held-out loss {}",
+        summary.best_epoch,
+        summary.losses.0,
+        train::held_out_text(summary.losses.1)
     );
     out!(
         "wrote {} (checkpoint {})",

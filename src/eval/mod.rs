@@ -195,6 +195,12 @@ impl Evaluator {
         self
     }
 
+    /// +1 where material counts for its owner, -1 where it counts against
+    /// (variants won by losing every piece).
+    pub fn material_sign(&self) -> i32 {
+        self.material_sign
+    }
+
     /// The learned evaluation in use, if any.
     pub fn nnue(&self) -> Option<&Arc<Nnue>> {
         self.nnue.as_ref()

@@ -23,37 +23,55 @@ const LOOK_BACK: usize = 24;
 /// change is up to two columns per perspective; a refresh one per piece).
 const MAX_INCREMENTAL_CHANGES: usize = 32;
 
-/// Both perspectives' accumulators: White's `hidden` values, then Black's.
+/// Both perspectives' accumulators: White's `hidden` values, then Black's; and
+/// their linear (PSQT) sums: White's `buckets` values, then Black's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     values: Vec<i16>,
     hidden: usize,
+    psqt: Vec<i32>,
+    buckets: usize,
 }
 
 impl Accumulator {
-    /// Zeros for a net of width `hidden` (filled by [`refresh`](Self::refresh)).
-    pub fn new(hidden: usize) -> Accumulator {
+    /// Zeros for a net of width `hidden` and `buckets` output buckets (filled by
+    /// [`refresh`](Self::refresh)).
+    pub fn new(hidden: usize, buckets: usize) -> Accumulator {
         Accumulator {
             values: vec![0; 2 * hidden],
             hidden,
+            psqt: vec![0; 2 * buckets],
+            buckets,
         }
     }
 
     /// The accumulator of `pos`, computed from scratch.
     pub fn from_position(net: &Net, layout: &Layout, pos: &Position) -> Accumulator {
-        let mut acc = Accumulator::new(net.hidden);
+        let mut acc = Accumulator::new(net.hidden, net.buckets);
         acc.refresh(net, layout, pos);
         acc
     }
 
-    /// Compute from scratch: the biases plus the column of every active input.
+    /// Compute from scratch: the biases plus the column of every active input;
+    /// the linear sums of the same inputs.
     pub fn refresh(&mut self, net: &Net, layout: &Layout, pos: &Position) {
         debug_assert_eq!(self.hidden, net.hidden);
+        debug_assert_eq!(self.buckets, net.buckets);
         for p in Color::BOTH {
-            let half = self.half_mut(p);
+            let (half, psqt) = self.halves_mut(p);
             half.copy_from_slice(&net.feature_bias);
-            layout.for_each_active(pos, p, |i| add(half, net.column(i)));
+            psqt.fill(0);
+            layout.for_each_active(pos, p, |i| {
+                add(half, net.column(i));
+                add_psqt(psqt, net.psqt_column(i));
+            });
         }
+    }
+
+    /// Take `other`'s values (of a net of the same sizes).
+    fn copy_from(&mut self, other: &Accumulator) {
+        self.values.copy_from_slice(&other.values);
+        self.psqt.copy_from_slice(&other.psqt);
     }
 
     /// The accumulator of perspective `p`.
@@ -63,10 +81,34 @@ impl Accumulator {
         &self.values[p as usize * h..(p as usize + 1) * h]
     }
 
+    /// The linear sums of perspective `p`, one per bucket.
     #[inline]
-    fn half_mut(&mut self, p: Color) -> &mut [i16] {
-        let h = self.hidden;
-        &mut self.values[p as usize * h..(p as usize + 1) * h]
+    pub fn psqt(&self, p: Color) -> &[i32] {
+        let b = self.buckets;
+        &self.psqt[p as usize * b..(p as usize + 1) * b]
+    }
+
+    /// Perspective `p`'s accumulator and linear sums, to change.
+    #[inline]
+    fn halves_mut(&mut self, p: Color) -> (&mut [i16], &mut [i32]) {
+        let (h, b) = (self.hidden, self.buckets);
+        (
+            &mut self.values[p as usize * h..(p as usize + 1) * h],
+            &mut self.psqt[p as usize * b..(p as usize + 1) * b],
+        )
+    }
+
+    /// Switch input `i` on (`on`) or off in perspective `p`.
+    #[inline]
+    fn toggle(&mut self, net: &Net, p: Color, i: usize, on: bool) {
+        let (half, psqt) = self.halves_mut(p);
+        if on {
+            add(half, net.column(i));
+            add_psqt(psqt, net.psqt_column(i));
+        } else {
+            sub(half, net.column(i));
+            sub_psqt(psqt, net.psqt_column(i));
+        }
     }
 
     /// Follow the last `plies` plies of `pos` (this accumulator holds the position
@@ -87,12 +129,11 @@ impl Accumulator {
                 continue;
             }
             for p in Color::BOTH {
-                let half = self.half_mut(p);
                 if let Some(i) = layout.square_feature(p, sq, old) {
-                    sub(half, net.column(i));
+                    self.toggle(net, p, i, false);
                 }
                 if let Some(i) = layout.square_feature(p, sq, new) {
-                    add(half, net.column(i));
+                    self.toggle(net, p, i, true);
                 }
             }
         }
@@ -107,15 +148,14 @@ impl Accumulator {
                     continue;
                 }
                 for p in Color::BOTH {
-                    let half = self.half_mut(p);
                     for slot in new..old {
                         if let Some(i) = layout.hand_feature(p, c, t as PieceType, slot) {
-                            sub(half, net.column(i));
+                            self.toggle(net, p, i, false);
                         }
                     }
                     for slot in old..new {
                         if let Some(i) = layout.hand_feature(p, c, t as PieceType, slot) {
-                            add(half, net.column(i));
+                            self.toggle(net, p, i, true);
                         }
                     }
                 }
@@ -137,6 +177,23 @@ fn add(acc: &mut [i16], column: &[i16]) {
 #[inline]
 fn sub(acc: &mut [i16], column: &[i16]) {
     for (a, &w) in acc.iter_mut().zip(column) {
+        *a = a.wrapping_sub(w);
+    }
+}
+
+/// `psqt += column`, element-wise (wrapping, as [`add`]; the trainer bounds the
+/// weights so that no sum wraps).
+#[inline]
+fn add_psqt(psqt: &mut [i32], column: &[i32]) {
+    for (a, &w) in psqt.iter_mut().zip(column) {
+        *a = a.wrapping_add(w);
+    }
+}
+
+/// `psqt -= column`, element-wise.
+#[inline]
+fn sub_psqt(psqt: &mut [i32], column: &[i32]) {
+    for (a, &w) in psqt.iter_mut().zip(column) {
         *a = a.wrapping_sub(w);
     }
 }
@@ -201,7 +258,7 @@ impl AccumulatorStack {
                     valid: false,
                     ply: 0,
                     key: 0,
-                    acc: Accumulator::new(net.hidden),
+                    acc: Accumulator::new(net.hidden, net.buckets),
                 };
                 RING
             ];
@@ -217,7 +274,7 @@ impl AccumulatorStack {
             Some(back) if pos.changes_since(back).count() <= MAX_INCREMENTAL_CHANGES => {
                 let from = (n - back) % RING;
                 let (src, dst) = two_mut(&mut self.entries, from, slot);
-                dst.acc.values.copy_from_slice(&src.acc.values);
+                dst.acc.copy_from(&src.acc);
                 dst.acc.follow(net, layout, pos, back);
                 UpdatePath::Incremental(back)
             }

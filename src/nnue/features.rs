@@ -30,6 +30,17 @@ pub const MAX_HAND_SLOTS: u8 = 16;
 const OWN: usize = 0;
 const ENEMY: usize = 1;
 
+/// What an input stands for, seen from its perspective.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// A piece of the type on a square (`own`: the perspective's side's).
+    Square { own: bool, piece_type: PieceType },
+    /// One slot of the count in hand of the type.
+    Hand { own: bool, piece_type: PieceType },
+    /// A wall on a square.
+    Wall,
+}
+
 /// The feature layout of one variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -220,6 +231,36 @@ impl Layout {
         Some((self.hand_offset[side][t] + slot as u32) as usize)
     }
 
+    /// What input `i` (below [`inputs`](Self::inputs)) stands for.
+    pub fn kind_of(&self, i: usize) -> InputKind {
+        let i = i as u32;
+        let squares = self.files as u32 * self.ranks as u32;
+        let types = self.types as u32;
+        if i < 2 * types * squares {
+            let block = i / squares;
+            return InputKind::Square {
+                own: block < types,
+                piece_type: (block % types) as PieceType,
+            };
+        }
+        if self.wall_offset.is_some_and(|w| i >= w) {
+            return InputKind::Wall;
+        }
+        // The hand blocks: the last one starting at or before `i`.
+        let mut kind = InputKind::Wall;
+        for side in [OWN, ENEMY] {
+            for t in 0..self.types {
+                if self.hand_slots[t] > 0 && self.hand_offset[side][t] <= i {
+                    kind = InputKind::Hand {
+                        own: side == OWN,
+                        piece_type: t as PieceType,
+                    };
+                }
+            }
+        }
+        kind
+    }
+
     /// Every input that is on in `pos` for perspective `p`, passed to `f`.
     pub fn for_each_active(&self, pos: &Position, p: Color, mut f: impl FnMut(usize)) {
         for c in Color::BOTH {
@@ -294,6 +335,48 @@ mod tests {
         assert_eq!(layout.hand_slots(knight), 8);
         let slots: u32 = (0..6).map(|t| layout.hand_slots(t) as u32).sum();
         assert_eq!(layout.inputs(), 2 * 6 * 64 + 2 * slots as usize);
+    }
+
+    /// Every input's kind agrees with the input its piece switches on.
+    #[test]
+    fn kinds_of_inputs() {
+        let (rules, layout) = layout_of("crazyhouse");
+        let knight = rules.variant.type_of_letter('N').expect("knight");
+        let white_knight = Piece::new(Color::White, knight);
+        let i = layout
+            .square_feature(Color::Black, 3, white_knight)
+            .expect("on");
+        assert_eq!(
+            layout.kind_of(i),
+            InputKind::Square {
+                own: false,
+                piece_type: knight
+            }
+        );
+        for slot in 0..layout.hand_slots(knight) {
+            let i = layout
+                .hand_feature(Color::White, Color::White, knight, slot)
+                .expect("a slot");
+            assert_eq!(
+                layout.kind_of(i),
+                InputKind::Hand {
+                    own: true,
+                    piece_type: knight
+                }
+            );
+            let i = layout
+                .hand_feature(Color::White, Color::Black, knight, slot)
+                .expect("a slot");
+            assert_eq!(
+                layout.kind_of(i),
+                InputKind::Hand {
+                    own: false,
+                    piece_type: knight
+                }
+            );
+        }
+        let (_, duck) = layout_of("duck");
+        assert_eq!(duck.kind_of(duck.inputs() - 1), InputKind::Wall);
     }
 
     /// A variant with walls has the wall plane; different variants have different

@@ -3,14 +3,15 @@
 //! a whole net for the layout at hand, and the writer.
 
 use super::features::Layout;
-use super::net::Net;
+use super::net::{Net, Weights};
 use std::path::Path;
 use thiserror::Error;
 
 /// The first 8 bytes of every net file.
 pub const MAGIC: [u8; 8] = *b"MNGRNNUE";
-/// The format this engine writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format this engine writes and reads. Version 2 added the linear (PSQT)
+/// weights; files of version 1 are refused (they have none: train them again).
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Bounds on the header's fields, so that a damaged header is refused before
 /// anything is allocated from it.
@@ -30,7 +31,8 @@ pub enum NetError {
     #[error("{origin}: not a Menagerie net file (bad magic)")]
     BadMagic { origin: String },
     #[error(
-        "{origin}: unknown net format version {found} (this engine reads version {FORMAT_VERSION})"
+        "{origin}: net format version {found}, this engine reads version {FORMAT_VERSION}{}",
+        if *found < FORMAT_VERSION { " (an older net: train it again)" } else { "" }
     )]
     UnknownVersion { origin: String, found: u32 },
     #[error("{origin}: truncated: the file ends in {field} (byte {at})")]
@@ -204,7 +206,7 @@ pub fn read_net(bytes: &[u8], layout: &Layout, origin: &str) -> Result<Net, NetE
     let provenance = r.text(MAX_PROVENANCE, "the provenance")?;
     let (n, h, b) = (inputs as u64, hidden as u64, buckets as u64);
     // The whole length is known now: refuse a wrong one before allocating.
-    let expected = r.at as u64 + 2 * (n * h + h + b * 2 * h) + 4 * b;
+    let expected = r.at as u64 + 2 * (n * h + h + b * 2 * h) + 4 * (n * b + b);
     let len = bytes.len() as u64;
     if len > expected {
         return Err(NetError::TrailingBytes {
@@ -215,6 +217,7 @@ pub fn read_net(bytes: &[u8], layout: &Layout, origin: &str) -> Result<Net, NetE
     let (n, h, b) = (n as usize, h as usize, b as usize);
     let feature_weights = r.i16s(n * h, "the feature weights")?;
     let feature_bias = r.i16s(h, "the feature biases")?;
+    let psqt_weights = r.i32s(n * b, "the PSQT weights")?;
     let output_weights = r.i16s(b * 2 * h, "the output weights")?;
     let output_bias = r.i32s(b, "the output biases")?;
     Ok(Net::from_parts(
@@ -225,13 +228,20 @@ pub fn read_net(bytes: &[u8], layout: &Layout, origin: &str) -> Result<Net, NetE
         b,
         (qa, qb, scale),
         provenance,
-        (feature_weights, feature_bias, output_weights, output_bias),
+        Weights {
+            feature_weights,
+            feature_bias,
+            psqt_weights,
+            output_weights,
+            output_bias,
+        },
     ))
 }
 
 /// The bytes of `net`'s file.
 pub fn write_net(net: &Net) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64 + net.feature_weights.len() * 2);
+    let mut out =
+        Vec::with_capacity(64 + net.feature_weights.len() * 2 + net.psqt_weights.len() * 4);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&net.fingerprint.to_le_bytes());
@@ -245,12 +255,13 @@ pub fn write_net(net: &Net) -> Vec<u8> {
     out.extend_from_slice(&net.scale.to_le_bytes());
     out.extend_from_slice(&(net.provenance.len() as u32).to_le_bytes());
     out.extend_from_slice(net.provenance.as_bytes());
-    for w in net
-        .feature_weights
-        .iter()
-        .chain(&net.feature_bias)
-        .chain(&net.output_weights)
-    {
+    for w in net.feature_weights.iter().chain(&net.feature_bias) {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    for w in &net.psqt_weights {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    for w in &net.output_weights {
         out.extend_from_slice(&w.to_le_bytes());
     }
     for b in &net.output_bias {

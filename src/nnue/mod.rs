@@ -19,9 +19,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use accumulator::{Accumulator, UpdatePath};
-pub use features::Layout;
+pub use features::{InputKind, Layout};
 pub use format::{NetError, read_net, write_net};
-pub use net::Net;
+pub use net::{Net, Weights};
 
 thread_local! {
     /// The thread's accumulators: the search evaluates positions of one line,
@@ -74,6 +74,7 @@ impl Nnue {
         let bucket = self.net.bucket(&self.layout, pos.occupied().count());
         self.net.output(
             [acc.perspective(Color::White), acc.perspective(Color::Black)],
+            [acc.psqt(Color::White), acc.psqt(Color::Black)],
             pos.side_to_move(),
             bucket,
         )

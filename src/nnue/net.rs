@@ -1,12 +1,17 @@
 //! The net: inputs -> H accumulator (shared by both perspectives) -> squared
 //! clipped ReLU of both accumulators, side to move first -> one output, chosen
-//! among B output buckets by the number of pieces on the board.
+//! among B output buckets by the number of pieces on the board; beside it a
+//! linear path (PSQT): each input has B weights, summed per perspective, and half
+//! the side to move's sum minus the other's is added to the output. The linear
+//! path holds what is additive (material, above all), so that the nonlinear part
+//! learns only the rest; a trainer starts it from the variant's piece values.
 //!
 //! Quantisation: the accumulator's weights and biases are scaled by `qa`, the
-//! output weights by `qb` and the output bias by `qa * qb`. An accumulator value
-//! `a` becomes `clamp(a, 0, qa)²` (scale `qa²`); the sum of those times the output
-//! weights has scale `qa² * qb`, is divided by `qa` to the bias's scale `qa * qb`,
-//! and the total times `scale / (qa * qb)` is the evaluation in centipawns for the
+//! output weights by `qb`, the output bias and the PSQT weights by `qa * qb`. An
+//! accumulator value `a` becomes `clamp(a, 0, qa)²` (scale `qa²`); the sum of
+//! those times the output weights has scale `qa² * qb`, is divided by `qa` to the
+//! bias's scale `qa * qb`, the bias and the PSQT term are added in that scale, and
+//! the total times `scale / (qa * qb)` is the evaluation in centipawns for the
 //! side to move.
 
 use super::features::Layout;
@@ -41,6 +46,9 @@ pub struct Net {
     /// `inputs * hidden`, input-major: input `i`'s column is `[i * hidden ..]`.
     pub feature_weights: Vec<i16>,
     pub feature_bias: Vec<i16>,
+    /// `inputs * buckets`, input-major: input `i`'s linear weight per bucket, in
+    /// the output bias's unit (`qa * qb`).
+    pub psqt_weights: Vec<i32>,
     /// `buckets * 2 * hidden`: per bucket, the side to move's half first.
     pub output_weights: Vec<i16>,
     pub output_bias: Vec<i32>,
@@ -62,6 +70,7 @@ impl Clone for Net {
             provenance: self.provenance.clone(),
             feature_weights: self.feature_weights.clone(),
             feature_bias: self.feature_bias.clone(),
+            psqt_weights: self.psqt_weights.clone(),
             output_weights: self.output_weights.clone(),
             output_bias: self.output_bias.clone(),
         }
@@ -82,6 +91,7 @@ impl PartialEq for Net {
             && self.provenance == o.provenance
             && self.feature_weights == o.feature_weights
             && self.feature_bias == o.feature_bias
+            && self.psqt_weights == o.psqt_weights
             && self.output_weights == o.output_weights
             && self.output_bias == o.output_bias
     }
@@ -94,9 +104,19 @@ pub const DEFAULT_QB: i16 = 64;
 /// Default output scale: a dequantised output of 1 is 400 centipawns.
 pub const DEFAULT_SCALE: i32 = 400;
 
+/// The weights of a net, in the order of its file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Weights {
+    pub feature_weights: Vec<i16>,
+    pub feature_bias: Vec<i16>,
+    pub psqt_weights: Vec<i32>,
+    pub output_weights: Vec<i16>,
+    pub output_bias: Vec<i32>,
+}
+
 impl Net {
-    /// A net from its parts; `None` where the sizes disagree (the reader and
-    /// trainer check before they call).
+    /// A net from its parts (the reader and trainer check the sizes before they
+    /// call).
     #[allow(clippy::too_many_arguments)]
     pub fn from_parts(
         layout_fingerprint: u64,
@@ -106,12 +126,19 @@ impl Net {
         buckets: usize,
         quant: (i16, i16, i32),
         provenance: String,
-        weights: (Vec<i16>, Vec<i16>, Vec<i16>, Vec<i32>),
+        weights: Weights,
     ) -> Net {
         let (qa, qb, scale) = quant;
-        let (feature_weights, feature_bias, output_weights, output_bias) = weights;
+        let Weights {
+            feature_weights,
+            feature_bias,
+            psqt_weights,
+            output_weights,
+            output_bias,
+        } = weights;
         debug_assert_eq!(feature_weights.len(), inputs * hidden);
         debug_assert_eq!(feature_bias.len(), hidden);
+        debug_assert_eq!(psqt_weights.len(), inputs * buckets);
         debug_assert_eq!(output_weights.len(), buckets * 2 * hidden);
         debug_assert_eq!(output_bias.len(), buckets);
         Net {
@@ -127,6 +154,7 @@ impl Net {
             provenance,
             feature_weights,
             feature_bias,
+            psqt_weights,
             output_weights,
             output_bias,
         }
@@ -134,7 +162,7 @@ impl Net {
 
     /// A net of random weights for `layout` (tests): small weights, so that the
     /// accumulators stay well inside i16 and the activation sees both sides of
-    /// its clip.
+    /// its clip; the linear weights are of the order of a pawn's worth.
     pub fn random(layout: &Layout, variant: &str, hidden: usize, seed: u64) -> Net {
         Net::random_bucketed(layout, variant, hidden, 1, seed)
     }
@@ -152,6 +180,9 @@ impl Net {
         let inputs = layout.inputs();
         let feature_weights = (0..inputs * hidden).map(|_| small(40) as i16).collect();
         let feature_bias = (0..hidden).map(|_| small(100) as i16).collect();
+        let psqt_weights = (0..inputs * buckets)
+            .map(|_| small(10_000) as i32)
+            .collect();
         let output_weights = (0..buckets * 2 * hidden)
             .map(|_| small(100) as i16)
             .collect();
@@ -164,7 +195,13 @@ impl Net {
             buckets,
             (DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE),
             format!("Net::random(hidden {hidden}, buckets {buckets}, seed {seed})"),
-            (feature_weights, feature_bias, output_weights, output_bias),
+            Weights {
+                feature_weights,
+                feature_bias,
+                psqt_weights,
+                output_weights,
+                output_bias,
+            },
         )
     }
 
@@ -172,6 +209,12 @@ impl Net {
     #[inline]
     pub fn column(&self, i: usize) -> &[i16] {
         &self.feature_weights[i * self.hidden..(i + 1) * self.hidden]
+    }
+
+    /// The linear weights of input `i`, one per bucket.
+    #[inline]
+    pub fn psqt_column(&self, i: usize) -> &[i32] {
+        &self.psqt_weights[i * self.buckets..(i + 1) * self.buckets]
     }
 
     /// The output bucket for `pieces` pieces on the board: the range
@@ -184,8 +227,9 @@ impl Net {
     }
 
     /// The evaluation in centipawns for the side to move `stm`, from both
-    /// perspectives' accumulators (`acc[Color]`, each `hidden` long).
-    pub fn output(&self, acc: [&[i16]; 2], stm: Color, bucket: usize) -> i32 {
+    /// perspectives' accumulators (`acc[Color]`, each `hidden` long) and linear
+    /// sums (`psqt[Color]`, each `buckets` long).
+    pub fn output(&self, acc: [&[i16]; 2], psqt: [&[i32]; 2], stm: Color, bucket: usize) -> i32 {
         let h = self.hidden;
         let weights = &self.output_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
         let (own_w, their_w) = weights.split_at(h);
@@ -193,7 +237,11 @@ impl Net {
             + activate_dot(acc[stm.flip() as usize], their_w, self.qa);
         let qa = self.qa as i64;
         let qab = qa * self.qb as i64;
-        let raw = sum / qa + self.output_bias[bucket] as i64;
+        // In i64: each sum is inside i32 (the trainer bounds the weights), their
+        // difference need not be.
+        let linear =
+            (psqt[stm as usize][bucket] as i64 - psqt[stm.flip() as usize][bucket] as i64) / 2;
+        let raw = sum / qa + self.output_bias[bucket] as i64 + linear;
         (raw * self.scale as i64 / qab) as i32
     }
 }

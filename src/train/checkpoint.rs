@@ -1,13 +1,16 @@
 //! The checkpoint written after every epoch beside the net (`NET.ckpt`): the
-//! float weights, Adam's state, the epochs done, the next epoch's shuffle seed
-//! and the last losses, so that the same command run again goes on where it
-//! stopped and ends with the net an uninterrupted run makes.
+//! float weights, Adam's state, the epochs done, the next epoch's shuffle seed,
+//! the last losses and the best epoch's weights and losses, so that the same
+//! command run again goes on where it stopped and ends with the net an
+//! uninterrupted run makes.
 //!
 //! Little-endian: magic `MNGRCKPT`, version u32, the run's key u64 (a hash of
-//! everything that shapes the training but the number of epochs: a checkpoint
-//! of another run is refused), epochs done u32, shuffle seed u64, Adam's step
-//! u64, train and held-out loss f64, parameter count u64, then the parameters,
-//! Adam's first and second moments (f32 each).
+//! everything that shapes the training but the number of epochs and the
+//! patience: a checkpoint of another run is refused), epochs done u32, shuffle
+//! seed u64, Adam's step u64, train and held-out loss f64, the best epoch u32
+//! and its train and held-out loss f64, parameter count u64, then the
+//! parameters, Adam's first and second moments and the best epoch's parameters
+//! (f32 each).
 
 use super::TrainError;
 use super::gradient::Adam;
@@ -15,7 +18,8 @@ use super::model::Model;
 use std::path::Path;
 
 const MAGIC: [u8; 8] = *b"MNGRCKPT";
-const VERSION: u32 = 1;
+/// Version 2: the linear (PSQT) weights in the model, the best epoch.
+const VERSION: u32 = 2;
 
 /// Where a run stands after an epoch.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +30,11 @@ pub struct Checkpoint {
     pub losses: (f64, f64),
     pub model: Model,
     pub adam: Adam,
+    /// The epoch (1 = the first) of the lowest held-out loss so far (the last
+    /// where nothing is held out; 0 before the first), its losses and weights.
+    pub best_epoch: u32,
+    pub best_losses: (f64, f64),
+    pub best: Model,
 }
 
 impl Checkpoint {
@@ -33,7 +42,7 @@ impl Checkpoint {
     /// interrupted write leaves the previous checkpoint whole.
     pub fn save(&self, path: &Path) -> Result<(), TrainError> {
         let n = self.model.params.len();
-        let mut b = Vec::with_capacity(64 + 12 * n);
+        let mut b = Vec::with_capacity(96 + 16 * n);
         b.extend_from_slice(&MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
         b.extend_from_slice(&self.key.to_le_bytes());
@@ -42,8 +51,16 @@ impl Checkpoint {
         b.extend_from_slice(&self.adam.step.to_le_bytes());
         b.extend_from_slice(&self.losses.0.to_le_bytes());
         b.extend_from_slice(&self.losses.1.to_le_bytes());
+        b.extend_from_slice(&self.best_epoch.to_le_bytes());
+        b.extend_from_slice(&self.best_losses.0.to_le_bytes());
+        b.extend_from_slice(&self.best_losses.1.to_le_bytes());
         b.extend_from_slice(&(n as u64).to_le_bytes());
-        for v in [&self.model.params, &self.adam.m, &self.adam.v] {
+        for v in [
+            &self.model.params,
+            &self.adam.m,
+            &self.adam.v,
+            &self.best.params,
+        ] {
             for x in v.iter() {
                 b.extend_from_slice(&x.to_le_bytes());
             }
@@ -85,7 +102,10 @@ impl Checkpoint {
         }
         let version = r.u32().ok_or_else(|| bad("truncated header".into()))?;
         if version != VERSION {
-            return Err(bad(format!("unknown checkpoint version {version}")));
+            return Err(bad(format!(
+                "checkpoint version {version}, this trainer reads version {VERSION}: \
+                 delete it to start afresh"
+            )));
         }
         let header = (|| {
             Some((
@@ -94,12 +114,14 @@ impl Checkpoint {
                 r.u64()?,
                 r.u64()?,
                 (r.f64()?, r.f64()?),
+                (r.u32()?, (r.f64()?, r.f64()?)),
                 r.u64()?,
             ))
         })();
-        let Some((found, epochs_done, shuffle_seed, step, losses, n)) = header else {
+        let Some((found, epochs_done, shuffle_seed, step, losses, best, n)) = header else {
             return Err(bad("truncated header".into()));
         };
+        let (best_epoch, best_losses) = best;
         if found != key {
             return Err(bad(
                 "made by another training run (other data, variant, sizes, seed or settings); \
@@ -112,7 +134,7 @@ impl Checkpoint {
             return Err(bad(format!("{n} parameters, this model has {len}")));
         }
         let mut read = || -> Option<Vec<f32>> { (0..len).map(|_| r.f32()).collect() };
-        let (Some(params), Some(m), Some(v)) = (read(), read(), read()) else {
+        let (Some(params), Some(m), Some(v), Some(best)) = (read(), read(), read(), read()) else {
             return Err(bad("the file ends inside the weights".into()));
         };
         if r.at != bytes.len() {
@@ -128,6 +150,12 @@ impl Checkpoint {
                 params,
             },
             adam: Adam { lr, step, m, v },
+            best_epoch,
+            best_losses,
+            best: Model {
+                shape: model.shape,
+                params: best,
+            },
         }))
     }
 }
@@ -171,7 +199,9 @@ mod tests {
             hidden: 3,
             buckets: 1,
         };
-        let model = Model::new(shape, 9, Bounds::new(4));
+        let model = Model::new(shape, 9, Bounds::new(4), &[0.5, -0.5, 0.25, -0.25, 0.0]);
+        let mut best = model.clone();
+        best.params[7] = 0.375;
         let mut adam = Adam::new(shape.len(), 0.5);
         adam.step = 12;
         adam.m[3] = 0.25;
@@ -183,6 +213,9 @@ mod tests {
             losses: (0.5, 0.75),
             model,
             adam,
+            best_epoch: 1,
+            best_losses: (0.625, 0.5),
+            best,
         }
     }
 

@@ -5,10 +5,12 @@
 //!
 //! The files are labelled positions ([`crate::movegen::labelled`]: the lines
 //! `menagerie selfplay` writes and `menagerie tune` reads); as for tuning, only
-//! quiet positions are kept.
+//! quiet positions are kept. The held-out positions keep the hand-crafted
+//! evaluation's score too, the baseline a net has to beat.
 
 use super::TrainError;
 use crate::board::{Position, Ruleset};
+use crate::eval::Evaluator;
 use crate::movegen::labelled::{GameCounter, parse_line};
 use crate::nnue::Layout;
 use crate::types::{Color, absorb, mix64};
@@ -48,6 +50,9 @@ pub struct Dataset {
     pub features: Vec<u32>,
     pub train: Vec<Sample>,
     pub held_out: Vec<Sample>,
+    /// Per held-out position, the hand-crafted static evaluation (centipawns,
+    /// the side to move's view).
+    pub held_out_hand_crafted: Vec<f32>,
     pub files: Vec<FileCount>,
     pub games: u32,
 }
@@ -72,6 +77,8 @@ pub struct ReadSettings<'a> {
     pub buckets: usize,
     pub holdout: u32,
     pub seed: u64,
+    /// The variant's hand-crafted evaluation, for the held-out baseline.
+    pub hand_crafted: &'a Evaluator,
 }
 
 impl Dataset {
@@ -127,6 +134,8 @@ impl Dataset {
             )?;
             if is_held_out(s.seed, s.holdout, game) {
                 self.held_out.push(sample);
+                let cp = s.hand_crafted.evaluate(&read.position);
+                self.held_out_hand_crafted.push(cp as f32);
             } else {
                 self.train.push(sample);
             }

@@ -7,7 +7,8 @@
 //! and a seed gives the same net on any machine's pool.
 //!
 //! The first layer's gradient is sparse: a chunk touches only the rows of the
-//! inputs active in its positions. A chunk keeps them in a compact list of rows
+//! inputs active in its positions (an input's row holds its feature weights and
+//! its linear weights, see [`Shape`]). A chunk keeps them in a compact list of rows
 //! (with a map from input to row), and Adam steps only the rows some chunk
 //! touched (their moments decay only when they are stepped: "lazy" Adam, the
 //! usual choice for sparse inputs, and what keeps an epoch's cost proportional to
@@ -76,7 +77,7 @@ impl ChunkGrad {
     fn compute(&mut self, model: &Model, data: &Dataset, samples: &[Sample], lambda: f32) {
         self.clear();
         let s = model.shape;
-        let h = s.hidden;
+        let (h, row) = (s.hidden, s.row());
         let ow = s.output_weights();
         let fb = s.feature_bias();
         for sample in samples {
@@ -100,19 +101,22 @@ impl ChunkGrad {
             for ((b, x), y) in self.dense[..h].iter_mut().zip(d_own).zip(d_other) {
                 *b += x + y;
             }
-            for (inputs, d) in [(own, d_own), (other, d_other)] {
+            // The linear path adds half the own sum and takes half the other's.
+            let half = 0.5 * dout;
+            for (inputs, d, linear) in [(own, d_own, half), (other, d_other, -half)] {
                 for &i in inputs {
                     let mut r = self.row_of[i as usize];
                     if r == NO_ROW {
                         r = self.touched.len() as u32;
                         self.row_of[i as usize] = r;
                         self.touched.push(i);
-                        self.rows.resize(self.rows.len() + h, 0.0);
+                        self.rows.resize(self.rows.len() + row, 0.0);
                     }
-                    let row = &mut self.rows[r as usize * h..(r as usize + 1) * h];
-                    for (g, x) in row.iter_mut().zip(d) {
+                    let g = &mut self.rows[r as usize * row..(r as usize + 1) * row];
+                    for (g, x) in g[..h].iter_mut().zip(d) {
                         *g += x;
                     }
+                    g[h + bucket] += linear;
                 }
             }
         }
@@ -190,7 +194,7 @@ impl Stepper {
                 .for_each(|(c, samples)| c.compute(model, data, samples, lambda));
         }
         let s = model.shape;
-        let h = s.hidden;
+        let row = s.row();
         let fb = s.feature_bias();
         let mut loss = 0.0;
         // The fixed order: chunk after chunk.
@@ -202,8 +206,8 @@ impl Stepper {
                     self.touched[i] = true;
                     self.rows.push(i as u32);
                 }
-                let g = &mut self.grad[i * h..(i + 1) * h];
-                for (g, x) in g.iter_mut().zip(&c.rows[k * h..(k + 1) * h]) {
+                let g = &mut self.grad[i * row..(i + 1) * row];
+                for (g, x) in g.iter_mut().zip(&c.rows[k * row..(k + 1) * row]) {
                     *g += x;
                 }
             }
@@ -231,7 +235,10 @@ impl Stepper {
         for &i in &self.rows {
             let i = i as usize;
             self.touched[i] = false;
-            update(i * h..(i + 1) * h, &mut self.grad[i * h..(i + 1) * h]);
+            update(
+                i * row..(i + 1) * row,
+                &mut self.grad[i * row..(i + 1) * row],
+            );
         }
         self.rows.clear();
         update(fb..s.len(), &mut self.grad[fb..]);
@@ -317,14 +324,14 @@ mod tests {
         c.compute(&model, &data, &data.train, lambda);
         let n = data.train.len() as f64;
         let fb = model.shape.feature_bias();
-        let h = model.shape.hidden;
+        let row = model.shape.row();
         for k in 0..model.shape.len() {
             let analytic = if k >= fb {
                 c.dense[k - fb] as f64
             } else {
-                let input = (k / h) as u32;
+                let input = (k / row) as u32;
                 match c.touched.iter().position(|&i| i == input) {
-                    Some(r) => c.rows[r * h + k % h] as f64,
+                    Some(r) => c.rows[r * row + k % row] as f64,
                     None => 0.0,
                 }
             };

@@ -5,8 +5,11 @@
 //! - `model` is the float net, its initialisation, clip and quantisation;
 //! - `gradient` computes mini-batch gradients over the rayon pool, summed in a
 //!   fixed order, and steps Adam;
+//! - `baseline` is the material start of the linear path and the held-out
+//!   losses of the hand-crafted evaluation and of that start;
 //! - `checkpoint` saves and resumes a run after every epoch;
-//! - `run` is the loop over epochs, with the held-out loss and the provenance.
+//! - `run` is the loop over epochs, with the held-out loss, the best epoch
+//!   (early stopping) and the provenance.
 //!
 //! The loss is the squared error between the model's winning chance
 //! `σ(out * scale / K)` and the label `(1 - λ)·σ(score / K) + λ·result`, both for
@@ -14,6 +17,7 @@
 //! variant's name: the layout, the buckets and the bounds come from its board,
 //! pieces and hands.
 
+pub mod baseline;
 pub mod checkpoint;
 pub mod data;
 pub mod gradient;
@@ -21,9 +25,12 @@ pub mod model;
 mod run;
 
 pub use crate::movegen::labelled::LineProblem;
+pub use baseline::{Baselines, material_start};
 pub use data::{Dataset, ReadSettings, Sample};
 pub use model::{Bounds, K_CP, Model, Shape};
-pub use run::{EpochReport, Options, Summary, TrainRun, held_out_text, max_active_inputs, train};
+pub use run::{
+    EpochReport, Options, Progress, Summary, TrainRun, held_out_text, max_active_inputs, train,
+};
 
 use thiserror::Error;
 

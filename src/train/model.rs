@@ -1,13 +1,19 @@
 //! The float model: exactly the engine's architecture (docs/nnue.md) in `f32`.
 //! Inputs -> H accumulator shared by both perspectives -> `clamp(x, 0, 1)²` ->
-//! both halves, side to move first -> one of B outputs. Its output is in the
-//! net's unit (`scale` centipawns), and quantising it gives the engine's net.
+//! both halves, side to move first -> one of B outputs, plus the linear (PSQT)
+//! path: half the difference of the perspectives' sums of the inputs' weights for
+//! the bucket. Its output is in the net's unit (`scale` centipawns), and
+//! quantising it gives the engine's net.
+//!
+//! The linear path starts from the variant's piece values (the caller's
+//! `material`, one value per input) and the nonlinear output weights start
+//! small: a new model plays material, and training adds the rest.
 
 use super::data::bucket_of;
 use crate::board::Position;
 use crate::nnue::Layout;
-use crate::nnue::Net;
 use crate::nnue::net::{DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE};
+use crate::nnue::{Net, Weights};
 use crate::types::{SplitMix64, splitmix64};
 
 /// Centipawns per unit of the logistic: a score `s` is a winning chance
@@ -16,8 +22,10 @@ use crate::types::{SplitMix64, splitmix64};
 pub const K_CP: f32 = 400.0;
 
 /// The sizes of a model and where each group of weights lies in its one flat
-/// vector of parameters (feature weights, feature biases, output weights,
-/// output biases), so that Adam and the checkpoint treat them alike.
+/// vector of parameters, so that Adam and the checkpoint treat them alike: per
+/// input a row of its `hidden` feature weights then its `buckets` linear (PSQT)
+/// weights (an input's whole gradient is one sparse row), then the feature
+/// biases, the output weights and the output biases.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub inputs: usize,
@@ -26,8 +34,12 @@ pub struct Shape {
 }
 
 impl Shape {
+    /// The parameters of one input: `hidden` feature weights, `buckets` linear.
+    pub fn row(&self) -> usize {
+        self.hidden + self.buckets
+    }
     pub fn feature_bias(&self) -> usize {
-        self.inputs * self.hidden
+        self.inputs * self.row()
     }
     pub fn output_weights(&self) -> usize {
         self.feature_bias() + self.hidden
@@ -52,6 +64,8 @@ pub struct Bounds {
     pub feature_q: i16,
     /// |output weight| in the integer unit (times QB).
     pub output_q: i16,
+    /// |PSQT weight| in the integer unit (times QA·QB).
+    pub psqt_q: i32,
 }
 
 impl Bounds {
@@ -60,12 +74,15 @@ impl Bounds {
     /// silently turn into nonsense). At most `max_active` inputs of a perspective
     /// are on together; with every |weight| and |bias| at most `feature_q`,
     /// `(max_active + 1) * feature_q <= i16::MAX` keeps every accumulator inside
-    /// i16 whatever the position.
+    /// i16 whatever the position. Likewise the linear sums (no bias) stay
+    /// inside i32 with `max_active * psqt_q <= i32::MAX`.
     pub fn new(max_active: usize) -> Bounds {
         let feature_q = (i16::MAX as usize / (max_active + 1)).max(1) as i16;
+        let psqt_q = (i32::MAX as usize / max_active.max(1)).max(1) as i32;
         Bounds {
             feature_q,
             output_q: i16::MAX,
+            psqt_q,
         }
     }
 
@@ -75,7 +92,16 @@ impl Bounds {
     pub fn output(&self) -> f32 {
         self.output_q as f32 / DEFAULT_QB as f32
     }
+    pub fn psqt(&self) -> f32 {
+        (self.psqt_q as f64 / (DEFAULT_QA as f64 * DEFAULT_QB as f64)) as f32
+    }
 }
+
+/// How much smaller than usual the nonlinear output weights start: small enough
+/// that a new model's output is its material (within a few centipawns), large
+/// enough to break the symmetry between the accumulator's units. Adam's steps do
+/// not depend on a weight's size, so they grow as fast as the data ask.
+const NONLINEAR_START: f32 = 1.0 / 64.0;
 
 /// The float weights.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,23 +144,32 @@ pub fn screlu_slope(x: f32) -> f32 {
 }
 
 impl Model {
-    /// Random weights from `seed`: feature weights small (a few dozen inputs are
-    /// on together), biases so that most accumulators start inside the
-    /// activation's live range `0..1`, output weights scaled to the width.
-    pub fn new(shape: Shape, seed: u64, bounds: Bounds) -> Model {
+    /// Weights from `seed` and `material` (per input, its piece's value in net
+    /// units, signed: + for the perspective's own pieces, - for the enemy's, 0
+    /// for walls). Feature weights random and small (a few dozen inputs are on
+    /// together), biases so that most accumulators start inside the
+    /// activation's live range `0..1`, output weights scaled to the width and
+    /// by [`NONLINEAR_START`]; the linear weights are `material` in every bucket.
+    pub fn new(shape: Shape, seed: u64, bounds: Bounds, material: &[f32]) -> Model {
+        debug_assert_eq!(material.len(), shape.inputs);
         let mut rng = SplitMix64::new(splitmix64(seed ^ 0x6E6E_7565_696E_6974));
         let mut params = vec![0.0; shape.len()];
+        let (h, row) = (shape.hidden, shape.row());
         let fb = shape.feature_bias();
         let ow = shape.output_weights();
         let ob = shape.output_bias();
         let feature = 0.1f32.min(bounds.feature());
-        for w in &mut params[..fb] {
-            *w = uniform(&mut rng, feature);
+        for (r, &m) in params[..fb].chunks_exact_mut(row).zip(material) {
+            let (weights, linear) = r.split_at_mut(h);
+            for w in weights {
+                *w = uniform(&mut rng, feature);
+            }
+            linear.fill(m);
         }
         for b in &mut params[fb..ow] {
             *b = 0.25 + uniform(&mut rng, 0.25f32.min(bounds.feature()));
         }
-        let out = 1.0 / (2.0 * shape.hidden as f32).sqrt();
+        let out = NONLINEAR_START / (2.0 * shape.hidden as f32).sqrt();
         for w in &mut params[ow..ob] {
             *w = uniform(&mut rng, out);
         }
@@ -143,16 +178,21 @@ impl Model {
 
     /// The output (net units) for inputs `own` (side to move) and `other`.
     pub fn forward(&self, own: &[u32], other: &[u32], bucket: usize, f: &mut Forward) {
-        let h = self.shape.hidden;
+        let (h, row) = (self.shape.hidden, self.shape.row());
         let bias = &self.params[self.shape.feature_bias()..self.shape.output_weights()];
         let (acc_own, acc_other) = f.acc.split_at_mut(h);
-        for (acc, inputs) in [(acc_own, own), (acc_other, other)] {
+        let mut linear = [0.0f32; 2];
+        for ((acc, inputs), sum) in [(acc_own, own), (acc_other, other)]
+            .into_iter()
+            .zip(&mut linear)
+        {
             acc.copy_from_slice(bias);
             for &i in inputs {
-                let col = &self.params[i as usize * h..(i as usize + 1) * h];
-                for (a, w) in acc.iter_mut().zip(col) {
+                let r = &self.params[i as usize * row..(i as usize + 1) * row];
+                for (a, w) in acc.iter_mut().zip(&r[..h]) {
                     *a += w;
                 }
+                *sum += r[h + bucket];
             }
         }
         let ow = self.shape.output_weights() + bucket * 2 * h;
@@ -163,7 +203,17 @@ impl Model {
             .zip(weights)
             .map(|(&a, &w)| screlu(a) * w)
             .sum();
-        f.out = sum + self.params[self.shape.output_bias() + bucket];
+        f.out =
+            sum + self.params[self.shape.output_bias() + bucket] + 0.5 * (linear[0] - linear[1]);
+    }
+
+    /// This model's linear path alone: the nonlinear output weights and the
+    /// output biases zero (of a new model, its material evaluation).
+    pub fn linear_only(&self) -> Model {
+        let mut m = self.clone();
+        let ow = self.shape.output_weights();
+        m.params[ow..].fill(0.0);
+        m
     }
 
     /// The model's evaluation of `pos` in centipawns for the side to move (to
@@ -181,10 +231,21 @@ impl Model {
 
     /// Hold every weight inside what the quantised net can hold.
     pub fn clip(&mut self, bounds: Bounds) {
-        let (f, o) = (bounds.feature(), bounds.output());
+        let (f, o, l) = (bounds.feature(), bounds.output(), bounds.psqt());
+        let (h, row) = (self.shape.hidden, self.shape.row());
+        let fb = self.shape.feature_bias();
         let ow = self.shape.output_weights();
         let ob = self.shape.output_bias();
-        for w in &mut self.params[..ow] {
+        for r in self.params[..fb].chunks_exact_mut(row) {
+            let (weights, linear) = r.split_at_mut(h);
+            for w in weights {
+                *w = w.clamp(-f, f);
+            }
+            for w in linear {
+                *w = w.clamp(-l, l);
+            }
+        }
+        for w in &mut self.params[fb..ow] {
             *w = w.clamp(-f, f);
         }
         for w in &mut self.params[ow..ob] {
@@ -193,7 +254,8 @@ impl Model {
     }
 
     /// The engine's net: weights times QA (accumulator) and QB (output), output
-    /// biases times QA·QB, each rounded to nearest and clamped to `bounds`.
+    /// biases and linear weights times QA·QB, each rounded to nearest and
+    /// clamped to `bounds`.
     pub fn quantise(
         &self,
         layout: &Layout,
@@ -207,9 +269,16 @@ impl Model {
         let oq = bounds.output_q as f32;
         let q16 = |w: &f32, scale: f32, max: f32| (w * scale).round().clamp(-max, max) as i16;
         let p = &self.params;
-        let feature_weights = p[..s.feature_bias()]
-            .iter()
+        let rows = || p[..s.feature_bias()].chunks_exact(s.row());
+        let feature_weights = rows()
+            .flat_map(|r| &r[..s.hidden])
             .map(|w| q16(w, qa, fq))
+            .collect();
+        let qab = qa as f64 * qb as f64;
+        let lq = bounds.psqt_q as f64;
+        let psqt_weights = rows()
+            .flat_map(|r| &r[s.hidden..])
+            .map(|&w| (w as f64 * qab).round().clamp(-lq, lq) as i32)
             .collect();
         let feature_bias = p[s.feature_bias()..s.output_weights()]
             .iter()
@@ -222,7 +291,7 @@ impl Model {
         let output_bias = p[s.output_bias()..]
             .iter()
             .map(|&b| {
-                let x = (b as f64 * qa as f64 * qb as f64).round();
+                let x = (b as f64 * qab).round();
                 x.clamp(i32::MIN as f64, i32::MAX as f64) as i32
             })
             .collect();
@@ -234,7 +303,13 @@ impl Model {
             s.buckets,
             (DEFAULT_QA, DEFAULT_QB, DEFAULT_SCALE),
             provenance,
-            (feature_weights, feature_bias, output_weights, output_bias),
+            Weights {
+                feature_weights,
+                feature_bias,
+                psqt_weights,
+                output_weights,
+                output_bias,
+            },
         )
     }
 }

@@ -1,13 +1,17 @@
-//! A training run: read the data, resume or start the model, train epoch after
-//! epoch (a checkpoint after each), quantise and write the net with its
-//! provenance.
+//! A training run: read the data, resume or start the model (its linear path
+//! at the material start), report the held-out baselines, train epoch after
+//! epoch (a checkpoint after each) until the epochs are done or the held-out
+//! loss has not improved for `patience` epochs, quantise the best epoch's model
+//! and write the net with its provenance.
 
 use super::TrainError;
+use super::baseline::{Baselines, material_start};
 use super::checkpoint::Checkpoint;
 use super::data::{Dataset, ReadSettings, Sample};
 use super::gradient::{Adam, Stepper, mean_loss};
 use super::model::{Bounds, Model, Shape};
 use crate::board::Ruleset;
+use crate::eval::Evaluator;
 use crate::nnue::format::{MAX_BUCKETS, MAX_HIDDEN};
 use crate::nnue::{Layout, Net};
 use crate::types::{PieceType, SplitMix64, absorb, mix64, splitmix64};
@@ -25,14 +29,21 @@ pub struct Options {
     pub epochs: u32,
     /// Positions per mini-batch; 0: from the data ([`batch_for`]).
     pub batch: usize,
-    /// Adam's step size (constant: a schedule over the total epochs would make a
-    /// run resumed with more epochs differ from one planned with them).
+    /// Adam's step size in the first epoch.
     pub lr: f32,
+    /// The step size is multiplied by this after every epoch (epoch `e`, from
+    /// 0, steps `lr * lr_decay^e`; 1: constant). A schedule of the epoch alone,
+    /// not of the epochs planned, so that a run resumed with more epochs makes
+    /// the net of one planned with them.
+    pub lr_decay: f32,
     /// Weight of the game result in the label.
     pub lambda: f32,
     /// One game in this many is held out (0: none).
     pub holdout: u32,
     pub seed: u64,
+    /// Stop after this many epochs without a lower held-out loss (0: never stop
+    /// early). Like `epochs` it does not change the epochs trained before the stop.
+    pub patience: u32,
     /// Threads of the pool (0: one per core). The net does not depend on it.
     pub threads: usize,
     /// Draw a progress bar on stderr.
@@ -47,9 +58,11 @@ impl Default for Options {
             epochs: 10,
             batch: 0,
             lr: 0.001,
+            lr_decay: DEFAULT_LR_DECAY,
             lambda: 0.2,
             holdout: 10,
             seed: 1,
+            patience: 3,
             threads: 0,
             progress: false,
         }
@@ -77,18 +90,39 @@ pub struct EpochReport {
     pub train_loss: f64,
     /// `None` where nothing is held out.
     pub held_out_loss: Option<f64>,
+    /// The epoch of the lowest held-out loss so far (this one or an earlier).
+    pub best_epoch: u32,
     pub positions_per_second: f64,
+}
+
+/// What a run tells as it goes.
+#[derive(Clone, Debug)]
+pub enum Progress<'a> {
+    /// Before the first epoch, where positions are held out: the losses to beat.
+    Baselines(&'a Baselines),
+    /// After each epoch.
+    Epoch(&'a EpochReport),
 }
 
 /// What a run made.
 pub struct Summary {
+    /// The best epoch's model, the one written.
     pub model: Model,
     pub net: Net,
     pub data: Dataset,
     /// Epochs trained by this call (the rest came from the checkpoint).
     pub epochs_trained: u32,
-    /// The last epoch's train and held-out losses.
+    /// Epochs trained in all (fewer than asked where the run stopped early).
+    pub epochs_done: u32,
+    /// The epoch written: the one of the lowest held-out loss (the last where
+    /// nothing is held out).
+    pub best_epoch: u32,
+    /// The best epoch's train and held-out losses.
     pub losses: (f64, f64),
+    /// The run stopped before its last epoch: `patience` epochs without a
+    /// lower held-out loss.
+    pub stopped_early: bool,
+    pub baselines: Option<Baselines>,
     pub checkpoint: PathBuf,
 }
 
@@ -118,6 +152,13 @@ fn check_options(o: &Options) -> Result<(), TrainError> {
     }
     if !(o.lr.is_finite() && o.lr > 0.0) {
         return bad("lr", o.lr.to_string(), "must be a positive number");
+    }
+    if !(o.lr_decay > 0.0 && o.lr_decay <= 1.0) {
+        return bad(
+            "lr-decay",
+            o.lr_decay.to_string(),
+            "must be within 0 (excluded) and 1",
+        );
     }
     if !(0.0..=1.0).contains(&o.lambda) {
         return bad("lambda", o.lambda.to_string(), "must be within 0..=1");
@@ -150,9 +191,13 @@ fn run_key(layout: &Layout, o: &Options, data: &Dataset) -> u64 {
         o.buckets as u64,
         o.batch as u64,
         o.lr.to_bits() as u64,
+        o.lr_decay.to_bits() as u64,
         o.lambda.to_bits() as u64,
         o.holdout as u64,
         o.seed,
+        // The architecture: a checkpoint of the trainer before the linear path
+        // has other parameters.
+        2,
         data.train.len() as u64,
         data.held_out.len() as u64,
     ] {
@@ -194,10 +239,11 @@ fn progress_bar(total: u64, show: bool) -> ProgressBar {
     bar
 }
 
-/// Train as `run` says, reporting each epoch to `report`, and write the net.
+/// Train as `run` says, reporting the baselines and each epoch to `report`, and
+/// write the net.
 pub fn train(
     run: &TrainRun,
-    report: &mut (dyn FnMut(&EpochReport) + Send),
+    report: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<Summary, TrainError> {
     let o = &run.options;
     check_options(o)?;
@@ -213,17 +259,19 @@ pub fn train(
 
 fn train_in_pool(
     run: &TrainRun,
-    report: &mut (dyn FnMut(&EpochReport) + Send),
+    report: &mut (dyn FnMut(Progress) + Send),
 ) -> Result<Summary, TrainError> {
     let o = &run.options;
     let layout = Layout::new(run.rules);
     let bounds = Bounds::new(max_active_inputs(run.rules, &layout));
+    let hand_crafted = Evaluator::new(run.rules);
     let settings = ReadSettings {
         rules: run.rules,
         layout: &layout,
         buckets: o.buckets,
         holdout: o.holdout,
         seed: o.seed,
+        hand_crafted: &hand_crafted,
     };
     let data = Dataset::read_files(run.data, &settings)?;
     if data.train.is_empty() {
@@ -244,8 +292,17 @@ fn train_in_pool(
     let mut ckpt_path = run.out.as_os_str().to_owned();
     ckpt_path.push(".ckpt");
     let ckpt_path = PathBuf::from(ckpt_path);
-    let mut model = Model::new(shape, o.seed, bounds);
+    let mut model = Model::new(
+        shape,
+        o.seed,
+        bounds,
+        &material_start(&hand_crafted, &layout),
+    );
     model.clip(bounds);
+    let baselines = Baselines::of(&data, &model, o.lambda);
+    if let Some(b) = &baselines {
+        report(Progress::Baselines(b));
+    }
     let mut state = match Checkpoint::load(&ckpt_path, key, &model, o.lr)? {
         Some(c) => c,
         None => Checkpoint {
@@ -254,15 +311,29 @@ fn train_in_pool(
             shuffle_seed: splitmix64(o.seed ^ 0x5348_5546),
             losses: (f64::NAN, f64::NAN),
             adam: Adam::new(shape.len(), o.lr),
+            best_epoch: 0,
+            best_losses: (f64::NAN, f64::NAN),
+            best: model.clone(),
             model,
         },
     };
     let first = state.epochs_done;
+    // Without held-out positions there is nothing to stop on.
+    let patience = if data.held_out.is_empty() {
+        0
+    } else {
+        o.patience
+    };
+    let out_of_patience = |s: &Checkpoint| patience > 0 && s.epochs_done >= s.best_epoch + patience;
     let batches = data.train.len().div_ceil(o.batch) as u64;
     let bar = progress_bar(batches * o.epochs.saturating_sub(first) as u64, o.progress);
     let mut stepper = Stepper::new(shape, o.batch.min(data.train.len()));
     let mut order = data.train.clone();
     for epoch in first..o.epochs {
+        if out_of_patience(&state) {
+            break;
+        }
+        state.adam.lr = epoch_lr(o, epoch);
         let started = Instant::now();
         order.copy_from_slice(&data.train);
         shuffle(&mut order, state.shuffle_seed);
@@ -283,36 +354,58 @@ fn train_in_pool(
         state.epochs_done = epoch + 1;
         state.shuffle_seed = splitmix64(state.shuffle_seed);
         state.losses = (train_loss, held);
+        // Where nothing is held out every epoch is the best so far (the last).
+        if held.is_nan() || state.best_epoch == 0 || held < state.best_losses.1 {
+            state.best_epoch = epoch + 1;
+            state.best_losses = state.losses;
+            state.best.params.copy_from_slice(&state.model.params);
+        }
         state.save(&ckpt_path)?;
         bar.set_message(format!(
-            "epoch {}/{} loss {train_loss:.6} held-out {held:.6}",
+            "epoch {}/{} loss {train_loss:.6} held-out {held:.6} (best {})",
             epoch + 1,
-            o.epochs
+            o.epochs,
+            state.best_epoch
         ));
         let r = EpochReport {
             epoch: epoch + 1,
             epochs: o.epochs,
             train_loss,
             held_out_loss: (!held.is_nan()).then_some(held),
+            best_epoch: state.best_epoch,
             positions_per_second: order.len() as f64 / seconds,
         };
         // The bar steps aside so that the report's lines do not tear it.
-        bar.suspend(|| report(&r));
+        bar.suspend(|| report(Progress::Epoch(&r)));
     }
     bar.finish_and_clear();
-    let provenance = provenance(run, o, &data, &state);
+    let stopped_early = state.epochs_done < o.epochs && out_of_patience(&state);
+    let provenance = provenance(run, o, &data, &state, baselines.as_ref());
     let net = state
-        .model
+        .best
         .quantise(&layout, &run.rules.variant.name, provenance, bounds);
     net.save(run.out)?;
     Ok(Summary {
-        model: state.model,
+        model: state.best,
         net,
         data,
-        epochs_trained: o.epochs.saturating_sub(first),
-        losses: state.losses,
+        epochs_trained: state.epochs_done - first,
+        epochs_done: state.epochs_done,
+        best_epoch: state.best_epoch,
+        losses: state.best_losses,
+        stopped_early,
+        baselines,
         checkpoint: ckpt_path,
     })
+}
+
+/// The step size's factor per epoch by default: after 10 epochs the step is
+/// about a tenth of the first (0.8^10 = 0.107).
+pub const DEFAULT_LR_DECAY: f32 = 0.8;
+
+/// Adam's step size in epoch `epoch` (from 0).
+fn epoch_lr(o: &Options, epoch: u32) -> f32 {
+    (o.lr as f64 * (o.lr_decay as f64).powi(epoch as i32)) as f32
 }
 
 /// A held-out loss, or "none" (NaN: nothing held out).
@@ -325,32 +418,51 @@ pub fn held_out_text(loss: f64) -> String {
 }
 
 /// How the net was made: enough to make it again.
-fn provenance(run: &TrainRun, o: &Options, data: &Dataset, state: &Checkpoint) -> String {
+fn provenance(
+    run: &TrainRun,
+    o: &Options,
+    data: &Dataset,
+    state: &Checkpoint,
+    baselines: Option<&Baselines>,
+) -> String {
     let files: Vec<String> = data
         .files
         .iter()
         .map(|f| format!("{} ({} positions, {} not quiet)", f.file, f.kept, f.noisy))
         .collect();
     let mut text = format!(
-        "{}\nmenagerie train: seed {}, hidden {}, buckets {}, epochs {}, batch {}, lr {}, \
-         lambda {}, holdout 1 game in {} ({} games; {} train, {} held-out positions)\n\
-         data: {}\nfinal loss: train {:.6}, held-out {}",
+        "{}\nmenagerie train: seed {}, hidden {}, buckets {}, epochs {} (patience {}), \
+         batch {}, lr {} (times {} an epoch), lambda {}, holdout 1 game in {} \
+         ({} games; {} train, {} held-out positions)\ndata: {}\n",
         run.command_line,
         o.seed,
         o.hidden,
         o.buckets,
         state.epochs_done,
+        o.patience,
         o.batch,
         o.lr,
+        o.lr_decay,
         o.lambda,
         o.holdout,
         data.games,
         data.train.len(),
         data.held_out.len(),
         files.join(", "),
-        state.losses.0,
-        held_out_text(state.losses.1),
     );
+    if let Some(b) = baselines {
+        text.push_str(&format!(
+            "held-out loss to beat: hand-crafted eval {:.6}, material {:.6}\n",
+            b.hand_crafted, b.material
+        ));
+    }
+    text.push_str(&format!(
+        "written: epoch {} of {}, loss: train {:.6}, held-out {}",
+        state.best_epoch,
+        state.epochs_done,
+        state.best_losses.0,
+        held_out_text(state.best_losses.1),
+    ));
     if let Some(note) = &run.note {
         text.push('\n');
         text.push_str(note);
