@@ -59,6 +59,11 @@ pub struct TrainArgs {
     /// Threads (default: one per core); the net is the same with any number.
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Also train on every position mirrored left to right (files reversed), with
+    /// the same labels: twice the data, for variants whose pieces move alike to
+    /// both sides.
+    #[arg(long)]
+    mirror: bool,
     /// Text added to the net's provenance (e.g. the command that made the data).
     #[arg(long)]
     provenance: Option<String>,
@@ -81,6 +86,7 @@ pub fn run(args: TrainArgs) -> Outcome {
             holdout: args.holdout,
             seed: args.seed,
             patience: args.patience,
+            mirror: args.mirror,
             threads: args.threads,
             progress: true,
         },

@@ -231,6 +231,25 @@ impl Layout {
         Some((self.hand_offset[side][t] + slot as u32) as usize)
     }
 
+    /// Input `i` of the board mirrored left to right (files reversed): a piece
+    /// or wall input moves to the mirrored square, a hand input stays. The
+    /// trainer uses it to double its data where the pieces move alike both ways.
+    pub fn mirror_input(&self, i: usize) -> usize {
+        let files = self.files as usize;
+        let squares = files * self.ranks as usize;
+        let mirror = |base: usize, i: usize| {
+            let sq = i - base;
+            base + (sq / files) * files + (files - 1 - sq % files)
+        };
+        if i < 2 * self.types * squares {
+            return mirror(i / squares * squares, i);
+        }
+        match self.wall_offset {
+            Some(w) if i >= w as usize => mirror(w as usize, i),
+            _ => i,
+        }
+    }
+
     /// What input `i` (below [`inputs`](Self::inputs)) stands for.
     pub fn kind_of(&self, i: usize) -> InputKind {
         let i = i as u32;
@@ -338,6 +357,32 @@ mod tests {
     }
 
     /// Every input's kind agrees with the input its piece switches on.
+    #[test]
+    fn mirror_input_reverses_files() {
+        let (rules, layout) = layout_of("crazyhouse");
+        let pos = Position::start(&rules);
+        let mut inputs = Vec::new();
+        layout.for_each_active(&pos, Color::White, |i| inputs.push(i));
+        for &i in &inputs {
+            assert_eq!(layout.mirror_input(layout.mirror_input(i)), i);
+            assert_eq!(layout.kind_of(layout.mirror_input(i)), layout.kind_of(i));
+        }
+        // The white king on e1 (square 4) becomes d1 (square 3).
+        let king = pos.piece_at(4);
+        let e1 = layout
+            .square_feature(Color::White, 4, king)
+            .expect("an input");
+        let d1 = layout
+            .square_feature(Color::White, 3, king)
+            .expect("an input");
+        assert_eq!(layout.mirror_input(e1), d1);
+        // A hand input stays.
+        let hand = layout
+            .hand_feature(Color::White, Color::White, 0, 0)
+            .expect("a slot");
+        assert_eq!(layout.mirror_input(hand), hand);
+    }
+
     #[test]
     fn kinds_of_inputs() {
         let (rules, layout) = layout_of("crazyhouse");

@@ -79,6 +79,9 @@ pub struct ReadSettings<'a> {
     pub seed: u64,
     /// The variant's hand-crafted evaluation, for the held-out baseline.
     pub hand_crafted: &'a Evaluator,
+    /// Also train on each training position mirrored left to right (files
+    /// reversed), with the same labels; held-out positions are never mirrored.
+    pub mirror: bool,
 }
 
 impl Dataset {
@@ -138,6 +141,10 @@ impl Dataset {
                 self.held_out_hand_crafted.push(cp as f32);
             } else {
                 self.train.push(sample);
+                if s.mirror {
+                    let mirrored = self.push_mirrored(&sample, s.layout)?;
+                    self.train.push(mirrored);
+                }
             }
             count.kept += 1;
         }
@@ -177,6 +184,22 @@ impl Dataset {
                 1.0 - result_white
             },
         })
+    }
+
+    /// A copy of `sample` on the board mirrored left to right: its inputs
+    /// mirrored one by one, its labels the same.
+    fn push_mirrored(&mut self, sample: &Sample, layout: &Layout) -> Result<Sample, TrainError> {
+        let start = self.features.len();
+        let (a, n) = (
+            sample.start as usize,
+            sample.own as usize + sample.other as usize,
+        );
+        for k in a..a + n {
+            let i = self.features[k] as usize;
+            self.features.push(layout.mirror_input(i) as u32);
+        }
+        let start = u32::try_from(start).map_err(|_| TrainError::TooMuchData)?;
+        Ok(Sample { start, ..*sample })
     }
 
     /// The inputs of `s`: the side to move's perspective, then the other's.

@@ -44,6 +44,10 @@ pub struct Options {
     /// Stop after this many epochs without a lower held-out loss (0: never stop
     /// early). Like `epochs` it does not change the epochs trained before the stop.
     pub patience: u32,
+    /// Also train on every training position mirrored left to right (for
+    /// variants whose pieces move alike to both sides; the held-out positions
+    /// are not mirrored).
+    pub mirror: bool,
     /// Threads of the pool (0: one per core). The net does not depend on it.
     pub threads: usize,
     /// Draw a progress bar on stderr.
@@ -63,6 +67,7 @@ impl Default for Options {
             holdout: 10,
             seed: 1,
             patience: 3,
+            mirror: false,
             threads: 0,
             progress: false,
         }
@@ -195,6 +200,7 @@ fn run_key(layout: &Layout, o: &Options, data: &Dataset) -> u64 {
         o.lambda.to_bits() as u64,
         o.holdout as u64,
         o.seed,
+        o.mirror as u64,
         // The architecture: a checkpoint of the trainer before the linear path
         // has other parameters.
         2,
@@ -272,6 +278,7 @@ fn train_in_pool(
         holdout: o.holdout,
         seed: o.seed,
         hand_crafted: &hand_crafted,
+        mirror: o.mirror,
     };
     let data = Dataset::read_files(run.data, &settings)?;
     if data.train.is_empty() {
@@ -432,7 +439,7 @@ fn provenance(
         .collect();
     let mut text = format!(
         "{}\nmenagerie train: seed {}, hidden {}, buckets {}, epochs {} (patience {}), \
-         batch {}, lr {} (times {} an epoch), lambda {}, holdout 1 game in {} \
+         batch {}, lr {} (times {} an epoch), lambda {}, holdout 1 game in {}, mirror {} \
          ({} games; {} train, {} held-out positions)\ndata: {}\n",
         run.command_line,
         o.seed,
@@ -445,6 +452,7 @@ fn provenance(
         o.lr_decay,
         o.lambda,
         o.holdout,
+        o.mirror,
         data.games,
         data.train.len(),
         data.held_out.len(),
