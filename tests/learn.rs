@@ -308,3 +308,61 @@ fn check_shows_the_net_or_why_it_does_not_fit() {
     assert!(out.contains("nowhere.nnue: cannot read"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The engine plays a variant with the net its `nnue` key names, with no option
+/// set (UCI here; both protocols share the controller): with a net that says 500
+/// for the side to move, a depth-1 search of the start position scores 500 (every
+/// pawn move is taken back by a pawn in the quiescence search, so the root's side
+/// moves last). `Use NNUE` off, or another variant, plays without it.
+#[test]
+fn the_engine_plays_with_the_variant_files_net() {
+    use menagerie::nnue::{Layout, Net};
+    use menagerie::protocol::InProcess;
+    use std::time::Duration;
+    let dir = scratch("uci");
+    let tiny = rules(&data("tiny.ini"));
+    let layout = Layout::new(&tiny);
+    let mut net = Net::random(&layout, "tiny", 8, 1);
+    net.feature_weights.fill(0);
+    net.feature_bias.fill(0);
+    net.output_weights.fill(0);
+    net.output_bias[0] = 500 * (net.qa as i32 * net.qb as i32) / net.scale;
+    net.save(&dir.join("constant.nnue"))
+        .expect("writes the net");
+    let file = variants_with_net(&dir, "tiny.ini", "constant.nnue");
+    let mut set = VariantSet::builtin(menagerie::board::check_variant);
+    let report = menagerie::eval::weights::load_variant_file(&mut set, &file);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let session = InProcess::start(set, Vec::new(), None).expect("session starts");
+    let wait = Duration::from_secs(20);
+    let score = |session: &InProcess| -> String {
+        session.send("position startpos");
+        session.send("go depth 1");
+        let mut score = String::new();
+        while let Some(line) = session.next_line(wait) {
+            if let Some(at) = line.find(" score ") {
+                let rest = &line[at + 7..];
+                score = rest.split(" nodes").next().unwrap_or("").to_string();
+            }
+            if line.starts_with("bestmove") {
+                break;
+            }
+        }
+        score
+    };
+    session.send("uci");
+    while session.next_line(wait).is_some_and(|l| l != "uciok") {}
+    session.send("setoption name UCI_Variant value tiny");
+    assert_eq!(score(&session), "cp 500");
+    session.send("setoption name Use NNUE value false");
+    assert_ne!(score(&session), "cp 500");
+    session.send("setoption name Use NNUE value true");
+    assert_eq!(score(&session), "cp 500");
+    session.send("setoption name UCI_Variant value gardner");
+    assert_ne!(score(&session), "cp 500");
+    session.send("setoption name UCI_Variant value tiny");
+    assert_eq!(score(&session), "cp 500");
+    session.send("quit");
+    let _ = session.finish(wait);
+    let _ = std::fs::remove_dir_all(&dir);
+}
