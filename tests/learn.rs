@@ -172,50 +172,71 @@ fn a_tiny_run_makes_a_net_and_a_second_goes_on_from_its_state() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Killed while generation 1's games are being played, the same command goes on
-/// from the data file and ends with a net; the data file is the one a run that
-/// was never stopped writes.
-#[test]
-fn a_killed_run_goes_on_from_its_files() {
-    let dir = scratch("killed");
-    let args = learn_args(&dir, 1, &["--nodes", "2000", "--games", "16"]);
+/// Run `args` and kill the process once `file` holds `lines` lines starting with
+/// `prefix` (or once it ended by itself).
+fn kill_when(args: &[String], file: &Path, prefix: &str, lines: usize) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(&args)
+        .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("the binary starts");
-    let data_file = dir.join("tiny.learn/gen-1.data");
-    // Wait for the first finished game (or for the run's end).
     loop {
-        let games = std::fs::read_to_string(&data_file)
-            .map(|t| t.matches("\n# game ").count())
+        let done = std::fs::read_to_string(file)
+            .map(|t| t.lines().filter(|l| l.starts_with(prefix)).count())
             .unwrap_or(0);
-        if games >= 1 || child.try_wait().ok().flatten().is_some() {
+        if done >= lines || child.try_wait().ok().flatten().is_some() {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     let _ = child.kill();
     let _ = child.wait();
-    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = menagerie(&refs);
-    assert!(o.status.success(), "{}", text(&o));
-    let tiny = rules(&data("tiny.ini"));
-    Nnue::load(&dir.join("tiny.learn/gen-1.nnue"), &tiny).expect("the net loads");
-    let resumed = read(&data_file);
-    assert_eq!(resumed.matches("\n# game ").count(), 16);
+}
 
-    // The same run never stopped writes the same data.
-    let again = scratch("unkilled");
-    let args = learn_args(&again, 1, &["--nodes", "2000", "--games", "16"]);
+/// Killed while generation 1's games are being played, or during its match, the
+/// same command goes on from the files and ends with a net; the data and the
+/// match results are those of a run that was never stopped.
+#[test]
+fn a_killed_run_goes_on_from_its_files() {
+    let sizes = ["--nodes", "2000", "--games", "16", "--match-games", "12"];
+    let unstopped = scratch("unkilled");
+    let args = learn_args(&unstopped, 1, &sizes);
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let o = menagerie(&refs);
     assert!(o.status.success(), "{}", text(&o));
-    assert_eq!(read(&again.join("tiny.learn/gen-1.data")), resumed);
-    for d in [dir, again] {
-        let _ = std::fs::remove_dir_all(d);
+    let work = unstopped.join("tiny.learn");
+    let (data_text, match_text) = (
+        read(&work.join("gen-1.data")),
+        read(&work.join("gen-1.match")),
+    );
+    assert_eq!(data_text.matches("\n# game ").count(), 16);
+    assert_eq!(
+        match_text
+            .lines()
+            .filter(|l| l.starts_with("game "))
+            .count(),
+        12
+    );
+
+    let tiny = rules(&data("tiny.ini"));
+    for (test, file, prefix) in [
+        ("killed-games", "gen-1.data", "# game "),
+        ("killed-match", "gen-1.match", "game "),
+    ] {
+        let dir = scratch(test);
+        let args = learn_args(&dir, 1, &sizes);
+        let work = dir.join("tiny.learn");
+        kill_when(&args, &work.join(file), prefix, 1);
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = menagerie(&refs);
+        assert!(o.status.success(), "{test}: {}", text(&o));
+        Nnue::load(&work.join("gen-1.nnue"), &tiny).expect("the net loads");
+        assert_eq!(read(&work.join("gen-1.data")), data_text, "{test}");
+        assert_eq!(read(&work.join("gen-1.match")), match_text, "{test}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
+    let _ = std::fs::remove_dir_all(&unstopped);
 }
 
 /// A variants file naming `net` in the tiny variant's section (the tiny.ini

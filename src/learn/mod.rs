@@ -35,6 +35,8 @@ pub const MAX_PLIES: u32 = 400;
 pub const ADJUDICATE_CP: i32 = 1000;
 /// A net is trained on the data of this many generations, the newest last.
 pub const DATA_GENERATIONS: u32 = 3;
+/// How often the time spent is written to the state file during a phase.
+const TIME_SAVE_SECONDS: f64 = 30.0;
 /// The time budget when none is given: one hour.
 pub const DEFAULT_BUDGET_SECONDS: f64 = 3600.0;
 
@@ -204,8 +206,7 @@ struct Run<'a> {
     fixed: Fixed,
     state: State,
     state_file: PathBuf,
-    /// When this process started on the current phase (its time is added to the
-    /// state's seconds when it ends).
+    /// Since when this process's time is not yet in the state's seconds.
     phase_started: Instant,
     report: &'a mut (dyn FnMut(Event) + Send),
 }
@@ -275,6 +276,7 @@ impl Run<'_> {
     }
 
     fn status(&mut self, phase: &'static str, done: u64, total: u64, extra: Status) {
+        self.count_time();
         let status = Status {
             generation: self.state.generation,
             phase,
@@ -284,6 +286,18 @@ impl Run<'_> {
             ..extra
         };
         (self.report)(Event::Status(status));
+    }
+
+    /// Every [`TIME_SAVE_SECONDS`] during a phase, the time spent goes into the
+    /// state file, so that a run stopped in a long phase does not forget it (the
+    /// phase itself resumes from its own file). A failed write is not fatal here:
+    /// the phase's end writes the state again and reports a failure.
+    fn count_time(&mut self) {
+        if self.phase_started.elapsed().as_secs_f64() >= TIME_SAVE_SECONDS {
+            self.state.seconds = self.spent();
+            self.phase_started = Instant::now();
+            let _ = self.state.save(&self.state_file);
+        }
     }
 
     fn line(&mut self, text: String) {

@@ -1,7 +1,8 @@
 //! The state file of a learning run (`state.txt` in the work directory): a few
 //! lines of text saying where the run is, rewritten whole (through a temporary
-//! file and a rename) after every phase, so that a run stopped at any moment
-//! goes on from its last phase's end, each phase resuming from its own files.
+//! file and a rename) after every phase (and during one, every 30 seconds, with
+//! the time spent), so that a run stopped at any moment goes on from its last
+//! phase's end, each phase resuming from its own files.
 //!
 //! ```text
 //! # menagerie learn state format 1

@@ -98,11 +98,14 @@ impl PartialEq for Players {
 
 impl Eq for Players {}
 
-/// A net's identity in files that record what played: a hash of its file's bytes,
-/// so that two files of the same net agree and any changed weight differs.
+/// A net's identity in files that record what played: a hash of its file's bytes
+/// without the provenance, so that two copies of the same weights agree (whatever
+/// their provenance says: paths, commands) and any changed weight differs.
 pub fn net_id(net: &Nnue) -> String {
+    let mut bare = net.net().clone();
+    bare.provenance.clear();
     let mut h = 0x6e65_745f_6964u64;
-    for chunk in write_net(net.net()).chunks(8) {
+    for chunk in write_net(&bare).chunks(8) {
         let mut word = [0u8; 8];
         word[..chunk.len()].copy_from_slice(chunk);
         h = absorb(h, u64::from_le_bytes(word));
