@@ -196,7 +196,8 @@ impl Tally {
     pub fn elo(&self) -> (f64, f64) {
         let n = self.games().max(1) as f64;
         let s = self.score().clamp(0.5 / n, 1.0 - 0.5 / n);
-        let elo = -400.0 * (1.0 / s - 1.0).log10();
+        // Adding zero turns -0 (an even score) into 0, which prints without a sign.
+        let elo = -400.0 * (1.0 / s - 1.0).log10() + 0.0;
         let slope = 400.0 / (std::f64::consts::LN_10 * s * (1.0 - s));
         (elo, 1.96 * self.std_error() * slope)
     }
@@ -345,6 +346,7 @@ mod tests {
             draws: 4,
         };
         assert!(!draws.candidate_wins());
+        assert_eq!(draws.summary(), "+0 -0 =4, score 0.500, Elo +0 ± 0");
         let sweep = Tally {
             wins: 4,
             losses: 0,
