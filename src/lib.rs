@@ -25,10 +25,12 @@
 //!           epoch quantised to the engine's net files
 //! search    iterative deepening, Lazy SMP, transposition table, bench, self-play games
 //! book      opening books
+//! learn     teaching the engine a variant: generations of self-play, training and
+//!           a match that keeps the new net only when it wins; resumable
 //! protocol  XBoard/WinBoard (CECP) and UCI sessions over one engine controller; the
 //!           engine's options, described once and worded by each protocol
 //! cli       the `menagerie` command's subcommands (perft, check, moves, bench, book,
-//!           tune, selfplay, train, show, variants, protocol mode), the one loader of
+//!           tune, selfplay, train, learn, show, variants, protocol mode), the one loader of
 //!           variant files and the one output path that a closed pipe ends quietly
 //! ```
 //!
@@ -39,6 +41,7 @@ pub mod book;
 pub mod cli;
 pub mod diagram;
 pub mod eval;
+pub mod learn;
 pub mod movegen;
 pub mod nnue;
 pub mod protocol;

@@ -20,6 +20,7 @@ fn main() -> ExitCode {
         Some(Command::Tune(a)) => cli::tune::tune_command(a),
         Some(Command::Selfplay(a)) => cli::selfplay::run(a),
         Some(Command::Train(a)) => cli::train::run(a),
+        Some(Command::Learn(a)) => cli::learn::run(a),
         Some(Command::Show(a)) => cli::show::run(a),
         Some(Command::Variants { variants }) => cli::variants::run(&variants),
     };

@@ -439,3 +439,66 @@ fn uci_eval_file_and_use_nnue() {
     let _ = session.finish(wait);
     let _ = std::fs::remove_file(&path);
 }
+
+/// Every net compiled into the engine reads, whole, for the built-in variant it
+/// was made for (a net for no variant, or one cut short, fails here).
+#[test]
+fn every_builtin_net_reads_for_a_builtin_variant() {
+    use menagerie::nnue::builtin::{builtin_net, builtin_nets};
+    let set = VariantSet::builtin(check_variant);
+    for (name, bytes) in builtin_nets() {
+        let served: Vec<String> = set
+            .names()
+            .filter_map(|v| {
+                let rules = Ruleset::new(set.get(v)?);
+                let layout = Layout::new(&rules);
+                read_net(bytes, &layout, name).ok()?;
+                assert!(builtin_net(&layout).is_some(), "{v}");
+                Some(v.to_string())
+            })
+            .collect();
+        assert!(!served.is_empty(), "{name} fits no built-in variant");
+    }
+}
+
+/// A built-in variant with a compiled-in net plays with it by default (no option
+/// set): its depth-1 score differs from the hand-crafted evaluation's
+/// (`Use NNUE` off) and comes back when the option is on again; `EvalFile` set to
+/// a file replaces it.
+#[test]
+fn a_builtin_net_is_used_by_default() {
+    use menagerie::protocol::InProcess;
+    use std::time::Duration;
+    let set = VariantSet::builtin(check_variant);
+    let session = InProcess::start(set, Vec::new(), None).expect("session starts");
+    let wait = Duration::from_secs(20);
+    let score = |session: &InProcess| -> String {
+        session.send("position startpos moves e2e4 d7d5 e4d5 d8d5");
+        session.send("go depth 1");
+        let mut score = String::new();
+        while let Some(line) = session.next_line(wait) {
+            if let Some(at) = line.find(" score ") {
+                score = line[at + 7..]
+                    .split(" nodes")
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+            }
+            if line.starts_with("bestmove") {
+                break;
+            }
+        }
+        score
+    };
+    session.send("uci");
+    while session.next_line(wait).is_some_and(|l| l != "uciok") {}
+    session.send("setoption name UCI_Variant value crazyhouse");
+    let with_net = score(&session);
+    session.send("setoption name Use NNUE value false");
+    let hand_crafted = score(&session);
+    assert_ne!(with_net, hand_crafted);
+    session.send("setoption name Use NNUE value true");
+    assert_eq!(score(&session), with_net);
+    session.send("quit");
+    let _ = session.finish(wait);
+}

@@ -251,3 +251,77 @@ fn bad_arguments_are_errors_not_panics() {
         "# menagerie selfplay format 1 variant shogi nodes 5\n"
     );
 }
+
+/// `--eval-file`: the games of a net name it in the header (the hand-crafted
+/// evaluation's header names none), differ from the hand-crafted games, and a file
+/// of one evaluation is not continued with another.
+#[test]
+fn a_nets_games_name_it_and_are_not_mixed_with_others() {
+    use menagerie::nnue::{Layout, Net};
+    let dir = scratch("eval-file");
+    let rules = find_builtin_rules("gardner").expect("built-in gardner");
+    let net_path = dir.join("gardner.nnue");
+    Net::random(&Layout::new(&rules), "gardner", 8, 3)
+        .save(&net_path)
+        .expect("writes the net");
+    let run = |out: &Path, net: Option<&Path>| {
+        let mut args = vec![
+            "selfplay",
+            "--variant",
+            "gardner",
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--max-plies",
+            "40",
+            "--threads",
+            "1",
+            "--out",
+            out.to_str().expect("UTF-8 path"),
+        ];
+        if let Some(net) = net {
+            args.extend(["--eval-file", net.to_str().expect("UTF-8 path")]);
+        }
+        menagerie(&args)
+    };
+    let with_net = dir.join("net.data");
+    let o = run(&with_net, Some(&net_path));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = read(&with_net);
+    let header = text.lines().next().unwrap_or("");
+    assert!(header.starts_with("# menagerie selfplay format 1 variant gardner nodes 100 "));
+    let id = header.split(" eval net ").nth(1).unwrap_or("");
+    assert_eq!(id.len(), 16, "{header}");
+    let plain = dir.join("plain.data");
+    let o = run(&plain, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let plain_text = read(&plain);
+    assert!(!plain_text.lines().next().unwrap_or("").contains("eval"));
+    assert_ne!(plain_text.lines().nth(1), text.lines().nth(1));
+    // Continued without the net, or with another net: refused, untouched.
+    let o = run(&with_net, None);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("line 1: the file was made with other arguments"));
+    let other = dir.join("other.nnue");
+    Net::random(&Layout::new(&rules), "gardner", 8, 4)
+        .save(&other)
+        .expect("writes the net");
+    let o = run(&with_net, Some(&other));
+    assert!(!o.status.success());
+    assert_eq!(read(&with_net), text);
+    // A net of another variant is refused with the reason.
+    let chess = find_builtin_rules("chess").expect("built-in chess");
+    let chess_net = dir.join("chess.nnue");
+    Net::random(&Layout::new(&chess), "chess", 8, 3)
+        .save(&chess_net)
+        .expect("writes the net");
+    let o = run(&dir.join("x.data"), Some(&chess_net));
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("chess.nnue: made for another feature layout"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -77,6 +77,7 @@ fn small_options(epochs: u32, threads: usize) -> Options {
         holdout: 5,
         seed: 7,
         patience: 3,
+        mirror: false,
         threads,
         progress: false,
     }

@@ -23,6 +23,7 @@ macro_rules! err {
 pub mod bench;
 pub mod book;
 pub mod check;
+pub mod learn;
 pub mod moves;
 pub mod perft;
 pub mod protocol_mode;
@@ -92,6 +93,10 @@ pub enum Command {
     /// Train a variant's learned evaluation (NNUE) on labelled positions and write
     /// the net file; see docs/nnue.md, "Training".
     Train(train::TrainArgs),
+    /// Teach the engine a variant: generations of self-play, training and a match
+    /// that keeps the new net only when it wins, until the time is spent; resumable.
+    /// See docs/learn.md.
+    Learn(learn::LearnArgs),
     /// Write a variant's page for designers: board, regions, pieces with their move
     /// diagrams, the rules in words (one self-contained HTML file).
     Show(show::ShowArgs),

@@ -4,15 +4,17 @@
 
 use super::variants::load_rules;
 use super::{Outcome, fail};
+use crate::nnue::Nnue;
 use crate::search::max_threads;
 use crate::search::selfplay::{
-    self, Game, Header, Options, Resume, default_random_plies, file::game_text,
+    self, Game, Header, Options, Players, Resume, default_random_plies, file::game_text,
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fs::OpenOptions;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The file format, shown after the options in `--help`.
@@ -22,7 +24,7 @@ reads. SCORE: the search's score for the side to move in centipawns, clamped to 
 mate is +-2000); RESULT: the game's result for White (1, 0.5, 0); BESTMOVE: the move played
 (coordinate notation, ranks from 1). Kept: positions after the random opening where the
 side to move is not in check and the move played captures nothing. Lines starting with #
-are comments: a header naming the arguments, and after each game
+are comments: a header naming the arguments (and the net of --eval-file), and after each game
 `# game I result R plies P positions N end rules|adjudicated|plies`.
 
 Game I depends only on the seed, I and the arguments, not on --threads. Run the same
@@ -64,10 +66,19 @@ pub struct SelfplayArgs {
     /// centipawns for 6 plies in a row (0: never).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(i32).range(0..))]
     adjudicate: i32,
+    /// Play both sides with this net (docs/nnue.md) instead of the hand-crafted
+    /// evaluation; the file's header names it, and a file of another evaluation
+    /// is not continued.
+    #[arg(long)]
+    eval_file: Option<PathBuf>,
 }
 
 pub fn run(args: SelfplayArgs) -> Outcome {
     let rules = load_rules(&args.variants, &args.variant)?;
+    let net = match &args.eval_file {
+        None => None,
+        Some(path) => Some(Arc::new(Nnue::load(path, &rules).map_err(fail)?)),
+    };
     let opts = Options {
         nodes: args.nodes,
         random_plies: args
@@ -76,6 +87,7 @@ pub fn run(args: SelfplayArgs) -> Outcome {
         max_plies: args.max_plies,
         adjudicate_cp: args.adjudicate,
         seed: args.seed,
+        players: Players::both(net),
     };
     let header = Header::new(&rules.variant.name, &opts);
     let path = args.out.display().to_string();

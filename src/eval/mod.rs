@@ -44,6 +44,7 @@ mod facts;
 mod king_safety;
 mod material;
 mod mobility;
+pub mod net_key;
 pub mod params;
 mod pawns;
 mod scale;

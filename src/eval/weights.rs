@@ -73,6 +73,7 @@ pub fn weights_errors(variant: &Variant) -> Vec<LoadError> {
 pub fn load_variant_file(set: &mut VariantSet, path: &Path) -> LoadReport {
     let mut report = set.load_file(path);
     add_weights_errors(set, &mut report);
+    super::net_key::add_net_errors(set, &mut report);
     report
 }
 

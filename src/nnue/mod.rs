@@ -8,6 +8,7 @@
 //! layer's output per thread and ply.
 
 pub mod accumulator;
+pub mod builtin;
 pub mod features;
 pub mod format;
 pub mod net;

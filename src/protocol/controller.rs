@@ -10,7 +10,8 @@ use crate::board::fen::FenError;
 use crate::board::{Position, Ruleset};
 use crate::book::Book;
 use crate::movegen::perft_divide_until;
-use crate::nnue::{NetError, Nnue};
+use crate::nnue::builtin::builtin_net;
+use crate::nnue::{Layout, NetError, Nnue};
 use crate::search::tt::TableError;
 use crate::search::{Callback, Limits, Searcher, ThreadsError};
 use crate::types::{Move, MoveList};
@@ -103,7 +104,7 @@ impl Controller {
         let rules = Ruleset::new(variant.clone());
         let pos = Position::start(&rules);
         let book = Book::builtin(&rules.variant.name);
-        Controller {
+        let mut controller = Controller {
             chess960: false,
             selected: variant,
             variants,
@@ -119,7 +120,11 @@ impl Controller {
             nnue: None,
             use_nnue: true,
             active_net: None,
+        };
+        if controller.rules.variant.net.is_some() {
+            controller.reload_net();
         }
+        controller
     }
 
     // ------------------------------------------------------------------ variants
@@ -178,20 +183,35 @@ impl Controller {
 
     // ------------------------------------------------------------------ the net
 
-    /// EvalFile: read the net at `path` for the current variant (empty: none).
-    /// A file that cannot be used is refused with the reason; the engine then
-    /// plays with the hand-crafted evaluation.
+    /// EvalFile: read the net at `path` for the current variant (empty: none, or
+    /// the net of the variant's `nnue` key). A file that cannot be used is refused
+    /// with the reason; the engine then plays with the hand-crafted evaluation.
     pub fn set_eval_file(&mut self, path: &str) -> Result<(), ControlError> {
         self.searcher.stop();
         self.eval_file = path.to_string();
         self.nnue = None;
         let loaded = if path.is_empty() {
+            self.nnue = self.variant_net();
             Ok(())
         } else {
             Nnue::load(Path::new(path), &self.rules).map(|n| self.nnue = Some(Arc::new(n)))
         };
         self.sync_net();
         Ok(loaded?)
+    }
+
+    /// The net of the variant's `nnue` key, where it has one that reads and fits
+    /// (`menagerie check` says why one does not); without a key, the built-in
+    /// net made for the variant's layout, if any.
+    fn variant_net(&self) -> Option<Arc<Nnue>> {
+        match crate::eval::net_key::variant_net(&self.rules) {
+            Some(keyed) => keyed.ok().map(Arc::new),
+            None => {
+                let layout = Layout::new(&self.rules);
+                let net = builtin_net(&layout)?;
+                Some(Arc::new(Nnue::new(layout, net)))
+            }
+        }
     }
 
     /// Use NNUE on or off.
@@ -208,10 +228,11 @@ impl Controller {
 
     /// After the rules changed: the EvalFile again, for the new rules (a net for
     /// another variant does not read; that variant plays with the hand-crafted
-    /// evaluation, and the file is used again when its variant comes back).
+    /// evaluation, and the file is used again when its variant comes back), or
+    /// without one the net of the variant's `nnue` key.
     fn reload_net(&mut self) {
         self.nnue = match self.eval_file.as_str() {
-            "" => None,
+            "" => self.variant_net(),
             path => Nnue::load(Path::new(path), &self.rules).ok().map(Arc::new),
         };
         self.sync_net();

@@ -296,6 +296,20 @@ pub struct Variant {
     /// Evaluation weights from the variant's weights file (or its parent's, when
     /// the child plays with the same pieces); `None`: derived from the pieces.
     pub weights: Option<Arc<WeightsFile>>,
+    /// The net named by the section's `nnue` key (not inherited), where it has one.
+    pub net: Option<NetKey>,
+}
+
+/// A variant's `nnue = FILE` key: the file as written, the path it stands for
+/// (relative to the variants file's folder), and where the key is, for messages.
+/// The net is read by whoever uses it (the protocols, `menagerie check`): the
+/// variant loads whether or not the net fits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetKey {
+    pub path: std::path::PathBuf,
+    pub value: String,
+    pub file: String,
+    pub line: usize,
 }
 
 impl Variant {

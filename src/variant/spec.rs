@@ -203,6 +203,9 @@ pub(super) struct Spec {
     wall_or_move: bool,
     petrify_on_capture_types: SlotSet,
     petrify_blast_pieces: bool,
+    /// Menagerie's `nnue` key: the net file as written and the key's line. Not
+    /// inherited (a child's pieces, and so its net, may differ).
+    net: Option<(String, usize)>,
 }
 
 impl Spec {
@@ -332,6 +335,7 @@ impl Spec {
             wall_or_move: false,
             petrify_on_capture_types: SlotSet::default(),
             petrify_blast_pieces: false,
+            net: None,
         }
     }
 

@@ -15,21 +15,36 @@
 //! E`. A game is complete once its marker is there (with its newline): a restart
 //! keeps the complete games and cuts what follows, see [`Resume`].
 
-use super::{Game, Options};
+use super::{Game, Options, eval_name};
 use std::fmt::Write;
 
 /// The first line of a data file: the variant and the options a game depends on
-/// (not the number of games or of threads, which do not change a game).
+/// (not the number of games or of threads, which do not change a game). Games of
+/// a net end the line with `eval net ID` ([`net_id`](super::net_id)); those of the
+/// hand-crafted evaluation name none, as before nets existed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header(pub String);
 
 impl Header {
     pub fn new(variant: &str, opts: &Options) -> Header {
-        Header(format!(
+        let mut line = format!(
             "# menagerie selfplay format 1 variant {variant} nodes {} random-plies {} \
              max-plies {} adjudicate {} seed {}",
             opts.nodes, opts.random_plies, opts.max_plies, opts.adjudicate_cp, opts.seed
-        ))
+        );
+        let players = &opts.players;
+        if players.same() {
+            if players.white.is_some() {
+                line += &format!(" eval {}", eval_name(&players.white));
+            }
+        } else {
+            line += &format!(
+                " white {} black {}",
+                eval_name(&players.white),
+                eval_name(&players.black)
+            );
+        }
+        Header(line)
     }
 }
 
@@ -129,6 +144,7 @@ mod tests {
             max_plies: 50,
             adjudicate_cp: 1000,
             seed: 3,
+            players: Default::default(),
         }
     }
 

@@ -6,21 +6,27 @@
 //! the protocols use to say a game is over), by adjudication once both sides' searches
 //! agree that one side is winning, or at a ply cap (a draw).
 //!
+//! Each side plays with its own evaluation ([`Players`]): the hand-crafted one or a
+//! net, the same for both in self-play, a candidate against the current best in a
+//! match ([`matches`]).
+//!
 //! The positions kept are the quiet ones after the random opening: the side to move
 //! is not in check and the move played (the search's best move) captures nothing.
 //! [`file`] writes them in the line format `menagerie tune` reads.
 
 pub mod file;
 mod game_end;
+pub mod matches;
 mod run;
 
 pub use file::{Header, Resume, ResumeError};
 pub use game_end::game_value;
-pub use run::generate;
+pub use run::{generate, generate_with};
 
 use super::{Callback, Limits, Score, Searcher};
 use crate::board::{Position, Ruleset, shuffled_start_fen};
 use crate::movegen::notation;
+use crate::nnue::{Nnue, write_net};
 use crate::types::{Color, Move, MoveKind, MoveList, RankNumbering, SplitMix64, absorb, mix64};
 use crate::variant::GameValue;
 use std::sync::Arc;
@@ -47,6 +53,72 @@ pub struct Options {
     pub adjudicate_cp: i32,
     /// The seed of every game's random opening (with the game's index).
     pub seed: u64,
+    /// The evaluation of each side.
+    pub players: Players,
+}
+
+/// The evaluation each side plays with: a net, or `None` for the hand-crafted one.
+/// Two sides with the same evaluation share one searcher (as self-play always
+/// did); sides with different ones each search with their own.
+#[derive(Clone, Debug, Default)]
+pub struct Players {
+    pub white: Option<Arc<Nnue>>,
+    pub black: Option<Arc<Nnue>>,
+}
+
+impl Players {
+    /// Both sides with `eval` (self-play).
+    pub fn both(eval: Option<Arc<Nnue>>) -> Players {
+        Players {
+            white: eval.clone(),
+            black: eval,
+        }
+    }
+
+    /// Whether both sides play with the same evaluation (the same net, or none).
+    pub fn same(&self) -> bool {
+        same_eval(&self.white, &self.black)
+    }
+}
+
+/// The same net (the same object), or the hand-crafted evaluation on both sides.
+fn same_eval(a: &Option<Arc<Nnue>>, b: &Option<Arc<Nnue>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+impl PartialEq for Players {
+    fn eq(&self, o: &Players) -> bool {
+        same_eval(&self.white, &o.white) && same_eval(&self.black, &o.black)
+    }
+}
+
+impl Eq for Players {}
+
+/// A net's identity in files that record what played: a hash of its file's bytes
+/// without the provenance, so that two copies of the same weights agree (whatever
+/// their provenance says: paths, commands) and any changed weight differs.
+pub fn net_id(net: &Nnue) -> String {
+    let mut bare = net.net().clone();
+    bare.provenance.clear();
+    let mut h = 0x6e65_745f_6964u64;
+    for chunk in write_net(&bare).chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h = absorb(h, u64::from_le_bytes(word));
+    }
+    format!("{:016x}", mix64(h))
+}
+
+/// How an evaluation is named in a file header: `hce` (hand-crafted) or `net ID`.
+pub fn eval_name(eval: &Option<Arc<Nnue>>) -> String {
+    match eval {
+        None => "hce".to_string(),
+        Some(net) => format!("net {}", net_id(net)),
+    }
 }
 
 /// The default random opening: 8 plies on a 64-square board, more on larger boards
@@ -200,9 +272,23 @@ fn start_position(rules: &Arc<Ruleset>, rng: &mut SplitMix64) -> Position {
 /// Play game `index` from the variant's start position (shuffled in chess960
 /// variants).
 pub fn play_game(rules: &Arc<Ruleset>, opts: &Options, index: u64) -> Game {
-    let mut rng = game_rng(opts.seed, index);
+    play_opening(rules, opts, index, index)
+}
+
+/// Play game `index` with the random opening of game `opening` (a match plays
+/// each opening twice, the colours swapped).
+pub fn play_opening(rules: &Arc<Ruleset>, opts: &Options, opening: u64, index: u64) -> Game {
+    let mut rng = game_rng(opts.seed, opening);
     let mut pos = start_position(rules, &mut rng);
-    let mut searcher = Searcher::new();
+    let mut white = Searcher::new();
+    white.set_nnue(opts.players.white.clone());
+    // A second searcher only where the sides' evaluations differ: self-play
+    // searches both sides with one table and history, as it always has.
+    let mut black = (!opts.players.same()).then(|| {
+        let mut s = Searcher::new();
+        s.set_nnue(opts.players.black.clone());
+        s
+    });
     let quiet: Callback = Arc::new(|_| {});
     let mut adjudicator = Adjudicator::default();
     let mut kept = Vec::new();
@@ -232,6 +318,10 @@ pub fn play_game(rules: &Arc<Ruleset>, opts: &Options, index: u64) -> Game {
         let limits = Limits {
             nodes: Some(opts.nodes.max(1)),
             ..Default::default()
+        };
+        let searcher = match &mut black {
+            Some(b) if pos.side_to_move() == Color::Black => b,
+            _ => &mut white,
         };
         let outcome = searcher.think(pos.clone(), limits, quiet.clone());
         if outcome.best.is_none() {

@@ -18,6 +18,17 @@ pub fn generate<E>(
     opts: &Options,
     games: Range<u64>,
     threads: usize,
+    take: impl FnMut(Game) -> Result<(), E>,
+) -> Result<(), E> {
+    generate_with(games, threads, |index| play_game(rules, opts, index), take)
+}
+
+/// Games `games` played by `play` (given the index) on `threads` threads, handed to
+/// `take` in index order, as [`generate`].
+pub fn generate_with<E>(
+    games: Range<u64>,
+    threads: usize,
+    play: impl Fn(u64) -> Game + Sync,
     mut take: impl FnMut(Game) -> Result<(), E>,
 ) -> Result<(), E> {
     let next = AtomicU64::new(games.start);
@@ -26,14 +37,14 @@ pub fn generate<E>(
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             let sender = sender.clone();
-            let (next, quit) = (&next, &quit);
+            let (next, quit, play) = (&next, &quit, &play);
             scope.spawn(move || {
                 while !quit.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= games.end {
                         break;
                     }
-                    if sender.send(play_game(rules, opts, index)).is_err() {
+                    if sender.send(play(index)).is_err() {
                         break;
                     }
                 }

@@ -6,7 +6,7 @@ use super::{Region, SlotSet, Spec, U};
 use crate::types::{Geometry, MAX_PIECE_TYPES, PieceType, SquareSet, TypeSet};
 use crate::variant::connect::ConnectSpec;
 use crate::variant::pieces::builtin;
-use crate::variant::{ConnectRules, LoadError, PieceDef, Variant};
+use crate::variant::{ConnectRules, LoadError, NetKey, PieceDef, Variant};
 use crate::xbetza::{self, Dialect};
 use std::collections::BTreeMap;
 
@@ -20,6 +20,15 @@ struct Origin<'a> {
 impl Origin<'_> {
     fn error(&self, key: &str, value: &str, reason: &str) -> LoadError {
         LoadError::new(self.file, self.line, self.name, key, value, reason)
+    }
+}
+
+/// The `nnue` key's file: relative to the variants file's folder unless absolute.
+fn net_path(variants_file: &str, value: &str) -> std::path::PathBuf {
+    let given = std::path::Path::new(value);
+    match std::path::Path::new(variants_file).parent() {
+        Some(dir) if given.is_relative() => dir.join(given),
+        _ => given.to_path_buf(),
     }
 }
 
@@ -157,6 +166,12 @@ impl Spec {
             petrify_blast_pieces: self.petrify_blast_pieces,
             // Set by the variant set, which knows where the weights files are.
             weights: None,
+            net: self.net.as_ref().map(|(value, key_line)| NetKey {
+                path: net_path(file, value),
+                value: value.clone(),
+                file: file.to_string(),
+                line: *key_line,
+            }),
         })
     }
 

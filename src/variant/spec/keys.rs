@@ -230,6 +230,8 @@ const RULE_KEYS: &[(&str, Read)] = &[
     ("twoBoards", Unsupported("false", TWO_BOARDS)),
     ("moveRepetitionIllegal", Bool(|s, b| s.move_repetition_illegal = b)),
     ("chasingRule", Unsupported("none", "the chasing rules are not supported")),
+    // Menagerie's own: the variant's net file (`menagerie learn` writes one).
+    ("nnue", Own(|_, s, e| s.net = Some((e.value.clone(), e.line)))),
 ];
 
 /// Applies one section's entries to a spec, collecting every error.
@@ -258,6 +260,8 @@ impl<'a> Applier<'a> {
 
     /// Apply every key of the section to `spec`; returns the errors (empty = success).
     pub(in crate::variant) fn apply(mut self, spec: &mut Spec) -> Vec<LoadError> {
+        // A parent's net is not the child's: the child may have other pieces.
+        spec.net = None;
         self.read_table(spec, BOARD_KEYS);
         self.read_pieces(spec);
         self.read_table(spec, RULE_KEYS);
