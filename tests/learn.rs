@@ -5,6 +5,7 @@
 //! variant file's `nnue` key: `check` shows a net that fits and refuses, with the
 //! reason, one made for another variant or another piece set.
 
+mod common;
 use menagerie::board::Ruleset;
 use menagerie::nnue::Nnue;
 use menagerie::variant::VariantSet;
@@ -357,21 +358,7 @@ fn the_engine_plays_with_the_variant_files_net() {
     assert!(report.errors.is_empty(), "{:?}", report.errors);
     let session = InProcess::start(set, Vec::new(), None).expect("session starts");
     let wait = Duration::from_secs(20);
-    let score = |session: &InProcess| -> String {
-        session.send("position startpos");
-        session.send("go depth 1");
-        let mut score = String::new();
-        while let Some(line) = session.next_line(wait) {
-            if let Some(at) = line.find(" score ") {
-                let rest = &line[at + 7..];
-                score = rest.split(" nodes").next().unwrap_or("").to_string();
-            }
-            if line.starts_with("bestmove") {
-                break;
-            }
-        }
-        score
-    };
+    let score = |session: &InProcess| common::depth1_score(session, "position startpos", wait);
     session.send("uci");
     while session.next_line(wait).is_some_and(|l| l != "uciok") {}
     session.send("setoption name UCI_Variant value tiny");

@@ -472,23 +472,8 @@ fn a_builtin_net_is_used_by_default() {
     let set = VariantSet::builtin(check_variant);
     let session = InProcess::start(set, Vec::new(), None).expect("session starts");
     let wait = Duration::from_secs(20);
-    let score = |session: &InProcess| -> String {
-        session.send("position startpos moves e2e4 d7d5 e4d5 d8d5");
-        session.send("go depth 1");
-        let mut score = String::new();
-        while let Some(line) = session.next_line(wait) {
-            if let Some(at) = line.find(" score ") {
-                score = line[at + 7..]
-                    .split(" nodes")
-                    .next()
-                    .unwrap_or("")
-                    .to_string();
-            }
-            if line.starts_with("bestmove") {
-                break;
-            }
-        }
-        score
+    let score = |session: &InProcess| {
+        common::depth1_score(session, "position startpos moves e2e4 d7d5 e4d5 d8d5", wait)
     };
     session.send("uci");
     while session.next_line(wait).is_some_and(|l| l != "uciok") {}

@@ -68,3 +68,29 @@ pub fn play(p: &mut Position, moves: &str) {
         p.make(mv);
     }
 }
+
+/// The score (`cp N` or `mate N`) of a depth-1 UCI search of `position` in a
+/// running session: the last `score` before `bestmove`.
+#[allow(dead_code)]
+pub fn depth1_score(
+    session: &menagerie::protocol::InProcess,
+    position: &str,
+    wait: std::time::Duration,
+) -> String {
+    session.send(position);
+    session.send("go depth 1");
+    let mut score = String::new();
+    while let Some(line) = session.next_line(wait) {
+        if let Some(at) = line.find(" score ") {
+            score = line[at + 7..]
+                .split(" nodes")
+                .next()
+                .unwrap_or("")
+                .to_string();
+        }
+        if line.starts_with("bestmove") {
+            break;
+        }
+    }
+    score
+}
