@@ -31,6 +31,11 @@ pub struct BenchArgs {
     /// Only position N of the table, numbered as in the output (repeatable).
     #[arg(long)]
     position: Vec<usize>,
+    /// Search with the built-in learned evaluations (NNUE) where a variant has
+    /// one; without it every position uses the hand-crafted evaluation, whose
+    /// node count is the regression signature.
+    #[arg(long)]
+    nnue: bool,
 }
 
 /// One line per position, then the totals in the words Stockfish's bench uses (tools
@@ -44,6 +49,7 @@ pub fn run(args: BenchArgs) -> Outcome {
         threads: args.threads.max(1),
         hash_mb: args.hash,
         variants: args.variant,
+        nnue: args.nnue,
     };
     let total = bench::run_spec(&spec, |l| {
         let score = match l.score {

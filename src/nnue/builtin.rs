@@ -4,7 +4,9 @@
 //! their measured gain). A net serves the variants whose layout has its
 //! fingerprint: nothing here looks at a variant's name.
 
-use super::{Layout, Net, NetError, read_net};
+use super::{Layout, Net, NetError, Nnue, read_net};
+use crate::board::Ruleset;
+use std::sync::Arc;
 
 /// The built-in nets: the file's name (for messages) and its bytes.
 const BUILTIN: &[(&str, &[u8])] = &[(
@@ -23,6 +25,13 @@ pub fn builtin_net(layout: &Layout) -> Option<Net> {
             // tests/nnue.rs catches; in play the variant keeps its evaluation.
             Err(_) => None,
         })
+}
+
+/// The built-in net for the variant of `rules`, ready to evaluate with.
+pub fn builtin_nnue(rules: &Arc<Ruleset>) -> Option<Nnue> {
+    let layout = Layout::new(rules);
+    let net = builtin_net(&layout)?;
+    Some(Nnue::new(layout, net))
 }
 
 /// The built-in nets' file names and bytes (tests check that each reads for a

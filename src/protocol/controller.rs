@@ -10,8 +10,8 @@ use crate::board::fen::FenError;
 use crate::board::{Position, Ruleset};
 use crate::book::Book;
 use crate::movegen::perft_divide_until;
-use crate::nnue::builtin::builtin_net;
-use crate::nnue::{Layout, NetError, Nnue};
+use crate::nnue::builtin::builtin_nnue;
+use crate::nnue::{NetError, Nnue};
 use crate::search::tt::TableError;
 use crate::search::{Callback, Limits, Searcher, ThreadsError};
 use crate::types::{Move, MoveList};
@@ -206,11 +206,7 @@ impl Controller {
     fn variant_net(&self) -> Option<Arc<Nnue>> {
         match crate::eval::net_key::variant_net(&self.rules) {
             Some(keyed) => keyed.ok().map(Arc::new),
-            None => {
-                let layout = Layout::new(&self.rules);
-                let net = builtin_net(&layout)?;
-                Some(Arc::new(Nnue::new(layout, net)))
-            }
+            None => builtin_nnue(&self.rules).map(Arc::new),
         }
     }
 

@@ -6,6 +6,7 @@ use super::tt::TableError;
 use super::{Callback, Limits, Searcher, ThreadsError};
 use crate::board::{Position, Ruleset, check_variant};
 use crate::movegen::notation;
+use crate::nnue::builtin::builtin_nnue;
 use crate::types::RankNumbering;
 use crate::variant::{UnknownVariant, VariantSet, names::canonical_name};
 use std::sync::Arc;
@@ -166,6 +167,9 @@ pub struct BenchSpec {
     pub threads: usize,
     pub hash_mb: usize,
     pub variants: Vec<String>,
+    /// Search with the built-in nets where a variant has one (else every
+    /// variant with the hand-crafted evaluation, the default signature).
+    pub nnue: bool,
 }
 
 pub fn run_spec(
@@ -213,6 +217,11 @@ pub fn run_spec(
             }
         };
         searcher.clear();
+        searcher.set_nnue(if spec.nnue {
+            builtin_nnue(&rules).map(Arc::new)
+        } else {
+            None
+        });
         let limits = Limits {
             depth: if spec.movetime.is_some() {
                 spec.depth
