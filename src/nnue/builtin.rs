@@ -9,10 +9,16 @@ use crate::board::Ruleset;
 use std::sync::Arc;
 
 /// The built-in nets: the file's name (for messages) and its bytes.
-const BUILTIN: &[(&str, &[u8])] = &[(
-    "variants/nets/crazyhouse.nnue",
-    include_bytes!("../../variants/nets/crazyhouse.nnue"),
-)];
+const BUILTIN: &[(&str, &[u8])] = &[
+    (
+        "variants/nets/crazyhouse.nnue",
+        include_bytes!("../../variants/nets/crazyhouse.nnue"),
+    ),
+    (
+        "variants/nets/minishogi.nnue",
+        include_bytes!("../../variants/nets/minishogi.nnue"),
+    ),
+];
 
 /// The built-in net for `layout`, if one was made for it.
 pub fn builtin_net(layout: &Layout) -> Option<Net> {
