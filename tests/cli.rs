@@ -107,6 +107,25 @@ fn perft_and_bench_take_normal_for_chess() {
     );
 }
 
+/// `bench --nnue` searches with a variant's built-in net (minishogi has one: other
+/// nodes) and leaves a variant without one (chess) as it was.
+#[test]
+fn bench_nnue_uses_the_built_in_nets() {
+    let nodes = |args: &[&str]| {
+        let o = menagerie(args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        out.lines()
+            .find_map(|l| l.strip_prefix("Nodes searched: "))
+            .unwrap_or_else(|| panic!("no node count in {out}"))
+            .to_string()
+    };
+    let mini = ["bench", "6", "--variant", "minishogi"];
+    let chess = ["bench", "4", "--variant", "chess"];
+    assert_ne!(nodes(&mini), nodes(&[&mini[..], &["--nnue"]].concat()));
+    assert_eq!(nodes(&chess), nodes(&[&chess[..], &["--nnue"]].concat()));
+}
+
 #[test]
 fn moves_of_a_piece() {
     let o = menagerie(&["moves", "N", "--square", "a1"]);

@@ -176,7 +176,7 @@ fn check_options(o: &Options) -> Result<(), TrainError> {
 /// 78k chess positions made about 50 steps in 12 epochs, and the net did not learn
 /// material (docs/nnue.md, "First measurement"); on 207k minishogi positions a
 /// 64th (5628) ended 10 epochs at a held-out loss of 0.01433, 1024 at 0.01241
-/// (docs/nnue.md, "The default batch").
+/// (docs/nnue.md, "Training").
 pub fn batch_for(given: usize, train_positions: usize) -> usize {
     if given > 0 {
         given
