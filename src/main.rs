@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         }) => cli::book::build(a),
         Some(Command::Tune(a)) => cli::tune::tune_command(a),
         Some(Command::Selfplay(a)) => cli::selfplay::run(a),
+        Some(Command::Rescore(a)) => cli::rescore::run(a),
         Some(Command::Train(a)) => cli::train::run(a),
         Some(Command::Learn(a)) => cli::learn::run(a),
         Some(Command::Show(a)) => cli::show::run(a),

@@ -27,6 +27,7 @@ pub mod learn;
 pub mod moves;
 pub mod perft;
 pub mod protocol_mode;
+pub mod rescore;
 pub mod selfplay;
 pub mod show;
 pub mod train;
@@ -90,6 +91,9 @@ pub enum Command {
     /// a fixed node budget a move) and writes quiet positions with their search
     /// scores and game results, the lines `tune` reads; resumable. See docs/selfplay.md.
     Selfplay(selfplay::SelfplayArgs),
+    /// Score a data file's positions again with a teacher (another UCI engine's
+    /// search), in the engine's centipawns; resumable. See docs/nnue.md, "Teacher labels".
+    Rescore(rescore::RescoreArgs),
     /// Train a variant's learned evaluation (NNUE) on labelled positions and write
     /// the net file; see docs/nnue.md, "Training".
     Train(train::TrainArgs),

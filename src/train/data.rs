@@ -41,6 +41,9 @@ pub struct FileCount {
     /// Positions kept (quiet), and positions left out as not quiet.
     pub kept: usize,
     pub noisy: usize,
+    /// Where the labels came from: the file's first `# menagerie` line (the
+    /// header of `selfplay` or of `rescore`, which names the teacher), if any.
+    pub labels: Option<String>,
 }
 
 /// Every kept position of the data files, split into training and held-out sets.
@@ -108,6 +111,7 @@ impl Dataset {
             file: file.to_string(),
             kept: 0,
             noisy: 0,
+            labels: None,
         };
         let mut games = GameCounter::after(self.games);
         for (i, line) in text.lines().enumerate() {
@@ -117,6 +121,9 @@ impl Dataset {
                 continue;
             }
             if line.is_empty() || line.starts_with('#') {
+                if count.labels.is_none() && line.starts_with("# menagerie") {
+                    count.labels = Some(line.trim_start_matches("# ").to_string());
+                }
                 continue;
             }
             let read = parse_line(s.rules, line).map_err(|problem| TrainError::Line {

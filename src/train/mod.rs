@@ -8,6 +8,8 @@
 //! - `baseline` is the material start of the linear path and the held-out
 //!   losses of the hand-crafted evaluation and of that start;
 //! - `checkpoint` saves and resumes a run after every epoch;
+//! - `teacher` and `rescore` score positions again with another UCI engine
+//!   (`menagerie rescore`), labels a net can be trained on instead;
 //! - `run` is the loop over epochs, with the held-out loss, the best epoch
 //!   (early stopping) and the provenance.
 //!
@@ -22,7 +24,9 @@ pub mod checkpoint;
 pub mod data;
 pub mod gradient;
 pub mod model;
+pub mod rescore;
 mod run;
+pub mod teacher;
 
 pub use crate::movegen::labelled::LineProblem;
 pub use baseline::{Baselines, material_start};

@@ -437,7 +437,13 @@ fn provenance(
     let files: Vec<String> = data
         .files
         .iter()
-        .map(|f| format!("{} ({} positions, {} not quiet)", f.file, f.kept, f.noisy))
+        .map(|f| {
+            let labels = f.labels.as_deref().unwrap_or("no header");
+            format!(
+                "{} ({} positions, {} not quiet; labels: {labels})",
+                f.file, f.kept, f.noisy
+            )
+        })
         .collect();
     let mut text = format!(
         "{}\nmenagerie train: seed {}, hidden {}, buckets {}, epochs {} (patience {}), \
