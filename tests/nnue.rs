@@ -453,12 +453,40 @@ fn every_builtin_net_reads_for_a_builtin_variant() {
                 let rules = Ruleset::new(set.get(v)?);
                 let layout = Layout::new(&rules);
                 read_net(bytes, &layout, name).ok()?;
-                assert!(builtin_net(&layout).is_some(), "{v}");
+                builtin_net(&layout, &rules.variant)?;
                 Some(v.to_string())
             })
             .collect();
         assert!(!served.is_empty(), "{name} fits no built-in variant");
     }
+}
+
+/// A built-in net serves the game it learnt, under any name, and no other game
+/// on the same board with the same pieces: crazyhouse's net plays a variant
+/// file's copy of crazyhouse, not placement (crazyhouse's pieces and hands, a
+/// placement phase first) nor a crazyhouse whose stalemate wins.
+#[test]
+fn a_builtin_net_serves_its_own_game_only() {
+    use menagerie::nnue::builtin::builtin_nnue;
+    let mut set = VariantSet::builtin(check_variant);
+    let report = set.load_str(
+        "test.ini",
+        "[myhouse:crazyhouse]\n[stalehouse:crazyhouse]\nstalemateValue = win\n",
+    );
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let served = |name: &str| {
+        let rules = Ruleset::new(set.get(name).expect("loaded"));
+        builtin_nnue(&rules).is_some()
+    };
+    assert!(served("crazyhouse"));
+    assert!(served("myhouse"));
+    for other in ["placement", "stalehouse"] {
+        let layout = Layout::new(&Ruleset::new(set.get(other).expect("loaded")));
+        let house = Layout::new(&Ruleset::new(set.get("crazyhouse").expect("loaded")));
+        assert_eq!(layout.fingerprint(), house.fingerprint(), "{other}");
+        assert!(!served(other), "{other}");
+    }
+    assert!(served("mini"), "minishogi under its second name");
 }
 
 /// A built-in variant with a compiled-in net plays with it by default (no option

@@ -313,6 +313,33 @@ pub struct NetKey {
 }
 
 impl Variant {
+    /// A digest of the game this variant plays: every rule, piece and the start
+    /// position, but not its names, where it was defined, how it is shown, the
+    /// evaluation's own settings (piece values, weights, net) nor whether the back
+    /// rank is shuffled (chess960 plays the game of its start position). Two
+    /// variants with the same digest are one game under two names: a net made for
+    /// one serves the other. (Computed from the frozen definition's `Debug` text,
+    /// which holds no unordered collection; a digest is compared within one run
+    /// only, never stored.)
+    pub fn rules_digest(&self) -> u64 {
+        let mut game = self.clone();
+        game.name.clear();
+        game.source.clear();
+        game.line = 0;
+        game.parent = None;
+        game.start_fen_origin = Default::default();
+        game.chess960 = false;
+        game.variant_template.clear();
+        game.piece_to_char_table = None;
+        game.piece_value_mg.clear();
+        game.piece_value_eg.clear();
+        game.weights = None;
+        game.net = None;
+        format!("{game:?}")
+            .bytes()
+            .fold(0x5EED, |h, b| crate::types::absorb(h, b as u64))
+    }
+
     /// Compiled into the binary (not from a user's file).
     pub fn is_builtin(&self) -> bool {
         self.source.starts_with(BUILTIN_SOURCE)
