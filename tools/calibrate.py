@@ -117,7 +117,8 @@ def plan(a, nominal):
 
 def run_match(a, first, second, variants):
     ns = argparse.Namespace(mode="match", min_pairs=0, seed=a.seed, max_pairs=a.pairs * len(variants), referee=a.referee,
-                            hash=a.hash, st=None, tc=a.tc, pgn=a.pgn, log=a.log, concurrency=a.concurrency)
+                            hash=a.hash, st=None, depth=None, tc=a.tc, pgn=a.pgn, log=a.log,
+                            concurrency=a.concurrency)
     r = sprt.Runner(ns, first, second, variants)
     text = r.run()
     return r, text
