@@ -1,13 +1,9 @@
 //! The `menagerie` subcommands: exact output and exit status.
 
-use std::process::{Command, Output};
+mod common;
+use common::menagerie;
 
-fn menagerie(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -6,6 +6,9 @@
 //! right ones on a few pieces; every built-in variant's page is generated and is
 //! well-formed.
 
+mod common;
+use common::menagerie;
+
 use menagerie::board::{Ruleset, check_variant};
 use menagerie::diagram::{page, piece_svg};
 use menagerie::movegen::bench_piece::piece_targets;
@@ -203,13 +206,6 @@ fn every_builtin_variant_has_a_well_formed_page() {
             assert!(!html.contains(fetch), "{name}: {fetch}");
         }
     }
-}
-
-fn menagerie(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
 }
 
 #[test]

@@ -6,27 +6,13 @@
 //! reason, one made for another variant or another piece set.
 
 mod common;
+use common::{menagerie, text};
 use menagerie::board::Ruleset;
 use menagerie::nnue::Nnue;
 use menagerie::variant::VariantSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
-
-fn menagerie(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

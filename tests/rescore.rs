@@ -3,25 +3,13 @@
 //! scores, a stopped run goes on to the same file, one teacher process or two
 //! write the same file, and what cannot be done is refused with the reason.
 
+mod common;
+use common::{menagerie, text};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_menagerie");
-
-fn menagerie(args: &[&str]) -> Output {
-    Command::new(ENGINE)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
 
 fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("menagerie-rescore-{test}-{}", std::process::id()));

@@ -2,20 +2,16 @@
 //! thread count, resuming a cut file, the positions written (readable, quiet, with
 //! a legal move), and errors for bad arguments.
 
+mod common;
+use common::menagerie;
+
 use menagerie::board::{Position, find_builtin_rules};
 use menagerie::eval::Evaluator;
 use menagerie::eval::tune::Data;
 use menagerie::movegen::notation;
 use menagerie::types::{MoveKind, RankNumbering};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn menagerie(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_menagerie"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use std::process::Output;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

@@ -130,6 +130,24 @@ pub fn write_file(file: &std::path::Path, text: &str) -> Outcome {
     std::fs::write(file, text).map_err(|e| fail(format!("cannot write {}: {e}", file.display())))
 }
 
+/// The file at `path` opened to be continued (created when missing, never
+/// truncated here), with what it holds so far; or fail naming it.
+pub fn open_to_continue(path: &std::path::Path) -> Result<(std::fs::File, String), Failed> {
+    use std::io::Read;
+    let name = path.display();
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| fail(format!("cannot open {name}: {e}")))?;
+    let mut text = String::new();
+    file.read_to_string(&mut text)
+        .map_err(|e| fail(format!("cannot read {name}: {e}")))?;
+    Ok((file, text))
+}
+
 /// Print `error: MESSAGE` and fail.
 pub fn fail(message: impl std::fmt::Display) -> Failed {
     err!("error: {message}");

@@ -3,7 +3,7 @@
 //! its header and the progress bar are here; the scoring is
 //! [`crate::train::rescore`].
 
-use super::{Outcome, fail};
+use super::{Outcome, fail, open_to_continue};
 use crate::train::rescore::{
     self, BLOCK_LINES, BlockScores, FIT_POSITIONS, HEADER_START, block_range, engine_cp,
     fen_and_score, fit_scale, with_score,
@@ -11,8 +11,7 @@ use crate::train::rescore::{
 use crate::train::teacher::{Teacher, TeacherError, TeacherSpec};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::fs::OpenOptions;
-use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -105,16 +104,7 @@ pub fn run(args: RescoreArgs) -> Outcome {
     );
 
     let out_path = args.out.display().to_string();
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&args.out)
-        .map_err(|e| fail(format!("cannot open {out_path}: {e}")))?;
-    let mut text = String::new();
-    file.read_to_string(&mut text)
-        .map_err(|e| fail(format!("cannot read {out_path}: {e}")))?;
+    let (mut file, text) = open_to_continue(&args.out)?;
     let blocks = lines.len().div_ceil(BLOCK_LINES);
     let resumed = resume_point(&text, &header_start, &lines)
         .map_err(|why| fail(format!("{out_path}: {why}")))?;

@@ -3,7 +3,7 @@
 //! bar are here; the games are played by [`crate::search::selfplay`].
 
 use super::variants::load_rules;
-use super::{Outcome, fail};
+use super::{Outcome, fail, open_to_continue};
 use crate::nnue::Nnue;
 use crate::search::max_threads;
 use crate::search::selfplay::{
@@ -11,8 +11,7 @@ use crate::search::selfplay::{
 };
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::fs::OpenOptions;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -91,16 +90,7 @@ pub fn run(args: SelfplayArgs) -> Outcome {
     };
     let header = Header::new(&rules.variant.name, &opts);
     let path = args.out.display().to_string();
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&args.out)
-        .map_err(|e| fail(format!("cannot open {path}: {e}")))?;
-    let mut text = String::new();
-    file.read_to_string(&mut text)
-        .map_err(|e| fail(format!("cannot read {path}: {e}")))?;
+    let (mut file, text) = open_to_continue(&args.out)?;
     let resume = Resume::read(&text, &header).map_err(|e| fail(format!("{path}:{e}")))?;
     // Cut a game that was being written when the last run stopped.
     let cleared = file

@@ -94,3 +94,22 @@ pub fn depth1_score(
     }
     score
 }
+
+/// Run the `menagerie` binary with `args` and wait for it.
+#[allow(dead_code)]
+pub fn menagerie(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_menagerie"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// What a finished command printed: stdout, then stderr.
+#[allow(dead_code)]
+pub fn text(o: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
