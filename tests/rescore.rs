@@ -113,6 +113,15 @@ fn the_teachers_scores_replace_the_files_and_a_stopped_run_goes_on() {
     let o = rescore(&data, &out, &["--threads", "1"]);
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(std::fs::read_to_string(&out).expect("output"), output);
+
+    // The data cut short (its first 100 lines): the output keeps those lines only.
+    let short: Vec<&str> = input.lines().take(100).collect();
+    std::fs::write(&data, short.join("\n") + "\n").expect("data");
+    let o = rescore(&data, &out, &[]);
+    assert!(o.status.success(), "{}", text(&o));
+    let kept = std::fs::read_to_string(&out).expect("output");
+    assert_eq!(kept.lines().count(), 101);
+    assert!(output.starts_with(&kept));
 }
 
 #[test]

@@ -121,7 +121,7 @@ pub fn run(args: RescoreArgs) -> Outcome {
     };
     let progress = progress_bar(
         positions_in(0..lines.len()),
-        positions_in(0..resumed.blocks * BLOCK_LINES),
+        positions_in(0..(resumed.blocks * BLOCK_LINES).min(lines.len())),
     );
 
     // The factor is written in full (Rust's shortest form that reads back the
