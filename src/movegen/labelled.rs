@@ -13,6 +13,10 @@ use crate::movegen::notation;
 use crate::types::{MoveKind, RankNumbering};
 use std::sync::Arc;
 
+/// A labelled line's score is in centipawns for the side to move, clamped to this
+/// size; a mate is written as this (the convention of tools/make_tuning_data.py).
+pub const MAX_SCORE_CP: i32 = 2000;
+
 /// One line read.
 pub struct Labelled {
     pub position: Position,

@@ -17,7 +17,7 @@
 //! in order.
 
 use super::teacher::{Teacher, TeacherError, TeacherScore, TeacherSpec};
-use crate::search::selfplay::MAX_SCORE_CP;
+use crate::movegen::labelled::MAX_SCORE_CP;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
