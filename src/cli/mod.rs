@@ -148,6 +148,22 @@ pub fn open_to_continue(path: &std::path::Path) -> Result<(std::fs::File, String
     Ok((file, text))
 }
 
+/// A progress bar on stderr (drawn only when stderr is a terminal) for `total`
+/// `unit`s of which `done` are done: the count, the driver's message, the time
+/// elapsed and the ETA (counted from now, not from the work done before).
+pub fn progress_bar(total: u64, done: u64, unit: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(total);
+    let style = indicatif::ProgressStyle::with_template(&format!(
+        "{{bar:30}} {{pos}}/{{len}} {unit}, {{msg}}, {{elapsed_precise}} elapsed, ETA {{eta_precise}}"
+    ));
+    if let Ok(style) = style {
+        bar.set_style(style);
+    }
+    bar.set_position(done);
+    bar.reset_eta();
+    bar
+}
+
 /// Print `error: MESSAGE` and fail.
 pub fn fail(message: impl std::fmt::Display) -> Failed {
     err!("error: {message}");

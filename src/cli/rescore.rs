@@ -3,14 +3,13 @@
 //! its header and the progress bar are here; the scoring is
 //! [`crate::train::rescore`].
 
-use super::{Outcome, fail, open_to_continue};
+use super::{Outcome, fail, open_to_continue, progress_bar};
 use crate::train::rescore::{
     self, BLOCK_LINES, BlockScores, FIT_POSITIONS, HEADER_START, block_range, engine_cp,
     fen_and_score, fit_scale, with_score,
 };
 use crate::train::teacher::{Teacher, TeacherError, TeacherSpec};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -122,6 +121,7 @@ pub fn run(args: RescoreArgs) -> Outcome {
     let progress = progress_bar(
         positions_in(0..lines.len()),
         positions_in(0..(resumed.blocks * BLOCK_LINES).min(lines.len())),
+        "positions",
     );
 
     // The factor is written in full (Rust's shortest form that reads back the
@@ -274,18 +274,4 @@ fn resume_point(text: &str, header_start: &str, input: &[&str]) -> Result<Resume
         blocks,
         scale: Some(scale),
     })
-}
-
-/// Positions done and to do, the rate and the ETA on stderr.
-fn progress_bar(total: u64, done: u64) -> ProgressBar {
-    let bar = ProgressBar::new(total);
-    let style = ProgressStyle::with_template(
-        "{bar:30} {pos}/{len} positions, {msg}, {elapsed_precise} elapsed, ETA {eta_precise}",
-    );
-    if let Ok(style) = style {
-        bar.set_style(style);
-    }
-    bar.set_position(done);
-    bar.reset_eta();
-    bar
 }

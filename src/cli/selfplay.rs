@@ -3,14 +3,13 @@
 //! bar are here; the games are played by [`crate::search::selfplay`].
 
 use super::variants::load_rules;
-use super::{Outcome, fail, open_to_continue};
+use super::{Outcome, fail, open_to_continue, progress_bar};
 use crate::nnue::Nnue;
 use crate::search::max_threads;
 use crate::search::selfplay::{
     self, Game, Header, Options, Players, Resume, default_random_plies, file::game_text,
 };
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -108,7 +107,7 @@ pub fn run(args: SelfplayArgs) -> Outcome {
     let threads = args
         .threads
         .map_or_else(max_threads, |t| t.min(1024) as usize);
-    let progress = progress_bar(args.games, resume.games);
+    let progress = progress_bar(args.games, resume.games, "games");
     let started = Instant::now();
     let mut positions = 0u64;
     let mut writer = std::io::BufWriter::new(file);
@@ -142,19 +141,4 @@ pub fn run(args: SelfplayArgs) -> Outcome {
         args.games
     );
     Ok(())
-}
-
-/// Games done and to do, positions, rate and ETA on stderr (drawn only when stderr
-/// is a terminal).
-fn progress_bar(games: u64, done: u64) -> ProgressBar {
-    let bar = ProgressBar::new(games);
-    let style = ProgressStyle::with_template(
-        "{bar:30} {pos}/{len} games, {msg}, {elapsed_precise} elapsed, ETA {eta_precise}",
-    );
-    if let Ok(style) = style {
-        bar.set_style(style);
-    }
-    bar.set_position(done);
-    bar.reset_eta();
-    bar
 }
