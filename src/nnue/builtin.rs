@@ -27,6 +27,10 @@ const BUILTIN: &[(&str, &[u8])] = &[
         "variants/nets/minishogi.nnue",
         include_bytes!("../../variants/nets/minishogi.nnue"),
     ),
+    (
+        "variants/nets/xiangqi.nnue",
+        include_bytes!("../../variants/nets/xiangqi.nnue"),
+    ),
 ];
 
 /// The built-in net for `variant`, whose layout is `layout`, if one was made for
