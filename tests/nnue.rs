@@ -487,13 +487,21 @@ fn a_builtin_net_serves_its_own_game_only() {
         assert!(!served(other), "{other}");
     }
     assert!(served("mini"), "minishogi under its second name");
+    assert!(served("shogi"));
     assert!(served("xiangqi"));
     // Every built-in variant a built-in net serves: each net its own game (and
     // minishogi's second name), whatever else shares its board and pieces.
     let all: Vec<&str> = set.names().filter(|v| served(v)).collect();
     assert_eq!(
         all,
-        ["crazyhouse", "minishogi", "mini", "xiangqi", "myhouse"]
+        [
+            "crazyhouse",
+            "shogi",
+            "minishogi",
+            "mini",
+            "xiangqi",
+            "myhouse"
+        ]
     );
 }
 

@@ -28,6 +28,10 @@ const BUILTIN: &[(&str, &[u8])] = &[
         include_bytes!("../../variants/nets/minishogi.nnue"),
     ),
     (
+        "variants/nets/shogi.nnue",
+        include_bytes!("../../variants/nets/shogi.nnue"),
+    ),
+    (
         "variants/nets/xiangqi.nnue",
         include_bytes!("../../variants/nets/xiangqi.nnue"),
     ),
