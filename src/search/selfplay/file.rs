@@ -6,7 +6,7 @@
 //! ```
 //!
 //! SCORE: the search's score in centipawns for the side to move, clamped to
-//! ±[`MAX_SCORE_CP`](super::MAX_SCORE_CP) (a mate is written as the maximum);
+//! ±[`MAX_SCORE_CP`](crate::movegen::labelled::MAX_SCORE_CP) (a mate is written as the maximum);
 //! RESULT: the game's result for White, `1`, `0.5` or `0`; BESTMOVE: the move played
 //! (the search's best), in coordinate notation with ranks from 1 (`e2e4`, `P@e4`,
 //! `+` for shogi promotion). Comment lines start with `#` (the tune reader skips

@@ -31,8 +31,7 @@ use crate::types::{Color, Move, MoveKind, MoveList, RankNumbering, SplitMix64, a
 use crate::variant::GameValue;
 use std::sync::Arc;
 
-/// Scores are written in centipawns, clamped to this size (the labelled lines' rule).
-pub use crate::movegen::labelled::MAX_SCORE_CP;
+use crate::movegen::labelled::MAX_SCORE_CP;
 
 /// Adjudication needs this many plies in a row (both sides' searches) beyond the
 /// threshold, all for the same side.
